@@ -1,0 +1,80 @@
+// The JS face of the native addon (native/): a persistent pool holding ordered byte maps.
+// This file is the contract between native/ and the rest of storage/; only storage/ imports it.
+
+export type DurabilityMode = 'pmem' | 'emulated' | 'disk';
+
+/** A persistent map's handle: its offset inside the pool (stable across restarts). 0 = none. */
+export type MapHandle = number;
+
+export interface PoolInfo {
+  path: string;
+  mode: DurabilityMode;
+  /** Bytes the pool can hold / holds now (approximate; from the allocator). */
+  size: number;
+  used: number;
+}
+
+export interface ScanOptions {
+  /** Lower bound (undefined: from the first key). */
+  start?: Buffer | undefined;
+  startInclusive?: boolean;
+  /** Upper bound (undefined: to the last key). */
+  end?: Buffer | undefined;
+  endInclusive?: boolean;
+  reverse?: boolean;
+  /** At most this many entries (undefined: all). */
+  limit?: number;
+}
+
+export interface ScanResult {
+  keys: Buffer[];
+  /** For entries holding a child map, the value is undefined and `children[i]` is set. */
+  values: (Buffer | undefined)[];
+  children: MapHandle[];
+}
+
+/**
+ * A batch of writes applied in ONE libpmemobj transaction (group commit): either all of it is
+ * durable when apply() returns, or (crash / error) none of it is.
+ */
+export interface WriteBatch {
+  put(map: MapHandle | ChildRef, key: Buffer, value: Buffer): this;
+  del(map: MapHandle | ChildRef, key: Buffer): this;
+  /** Child map under `key`: the existing one, or a new empty one. Usable by later ops in the batch. */
+  ensureChild(map: MapHandle | ChildRef, key: Buffer): ChildRef;
+  /** Removes `key` and, when it holds a child map, frees that map recursively. */
+  dropChild(map: MapHandle | ChildRef, key: Buffer): this;
+  /** Empties a map (freeing children recursively); the map itself stays. */
+  clear(map: MapHandle | ChildRef): this;
+  readonly size: number;
+}
+
+/** A map created (or found) by an earlier op of the same batch; resolved at apply(). */
+export interface ChildRef {
+  readonly batchIndex: number;
+}
+
+export interface NativePool {
+  readonly info: PoolInfo;
+  /** The pool's root map (created with the pool). */
+  readonly root: MapHandle;
+  get(map: MapHandle, key: Buffer): Buffer | undefined;
+  getChild(map: MapHandle, key: Buffer): MapHandle;
+  scan(map: MapHandle, options?: ScanOptions): ScanResult;
+  count(map: MapHandle): number;
+  batch(): WriteBatch;
+  /** Applies the batch; returns the handles of every ensureChild, in batch order. */
+  apply(batch: WriteBatch): MapHandle[];
+  close(): void;
+}
+
+/** Errors from the pool carry a stable `.code` (e.g. 'POOL_FULL', 'POOL_CORRUPT', 'NO_SUCH_MAP'). */
+export class PoolError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PoolError';
+  }
+}
