@@ -1,0 +1,83 @@
+// Starts the real server (dist/server/main.js) as a child process on a free port with a fresh
+// data directory, and stops it. Every integration test talks to one of these over a real socket.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export interface ServerProcess {
+  host: string;
+  port: number;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything the server printed, for assertions on logs. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function freePort(): Promise<number> {
+  return await new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+export interface StartOptions {
+  /** Reuse a data directory (restart tests); a fresh temporary one otherwise. */
+  dataDir?: string;
+  /** Extra CLI flags for main.js. */
+  args?: string[];
+  env?: Record<string, string>;
+  keepData?: boolean;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pmemcql-test-'));
+  const main = resolve(import.meta.dirname, '../../dist/server/main.js');
+  const child = spawn(
+    process.execPath,
+    [main, '--listen-address', '127.0.0.1', '--port', String(port), '--data', dataDir, ...(options.args ?? [])],
+    { env: { ...process.env, PMEMCQL_LOG_LEVEL: 'info', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  child.stderr?.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  await new Promise<void>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${out}`)), 30_000);
+    const check = () => {
+      if (out.includes('"msg":"ready"')) {
+        clearTimeout(timer);
+        ok();
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`server exited with ${code} before ready:\n${out}`));
+    });
+  });
+  return {
+    host: '127.0.0.1',
+    port,
+    dataDir,
+    child,
+    output: () => out,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const code = await exited;
+      if (!options.keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
