@@ -1,0 +1,166 @@
+// The QueryHandler server/ calls: parses, prepares (with a cache of prepared statements keyed
+// by Cassandra's statement ids) and executes statements.
+
+import { InvalidRequest, Unprepared } from './errors.js';
+import type { CqlStatement, ExecutionContext } from './execution/cql-statement.js';
+import { preparedStatementId, resultMetadataId } from './execution/prepared-ids.js';
+import { prepareStatement } from './execution/statement-preparer.js';
+import { parseStatement } from './parser/parser.js';
+import type {
+  BatchRequest,
+  ClientState,
+  QueryHandler,
+  QueryOptions,
+  ResultMessage,
+  ServerEvent,
+} from './query-handler.js';
+
+interface PreparedEntry {
+  query: string;
+  keyspace: string | undefined;
+  statement: CqlStatement;
+  schemaVersion: string;
+  metadataId: Buffer;
+}
+
+/** Like Cassandra's prepared statement cache: bounded, least recently used evicted first. */
+const MAX_PREPARED = 10_000;
+/** Simple (unprepared) statements are cached too, so repeated QUERY strings skip parsing. */
+const MAX_SIMPLE = 1_000;
+
+export class CqlQueryHandler implements QueryHandler {
+  private readonly prepared = new Map<string, PreparedEntry>();
+  private readonly simple = new Map<string, PreparedEntry>();
+  private readonly listeners: ((event: ServerEvent) => void)[] = [];
+
+  constructor(private readonly ctx: ExecutionContext) {}
+
+  /** Events raised by statements (schema changes) reach registered connections. */
+  emit(event: ServerEvent): void {
+    for (const l of this.listeners) l(event);
+  }
+
+  onEvent(listener: (event: ServerEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private build(query: string, keyspace: string | undefined): PreparedEntry {
+    const statement = prepareStatement(parseStatement(query), this.ctx.catalog, keyspace);
+    return {
+      query,
+      keyspace,
+      statement,
+      schemaVersion: this.ctx.catalog.version,
+      metadataId: resultMetadataId(statement.resultColumns),
+    };
+  }
+
+  query(state: ClientState, cql: string, options: QueryOptions): ResultMessage | Promise<ResultMessage> {
+    const keyspace = options.keyspace ?? state.keyspace;
+    const key = `${keyspace ?? ''}\u0000${cql}`;
+    let entry = this.simple.get(key);
+    if (!entry || entry.schemaVersion !== this.ctx.catalog.version) {
+      entry = this.build(cql, keyspace);
+      if (!entry.statement.isSchemaChange) {
+        if (this.simple.size >= MAX_SIMPLE) this.simple.delete(this.simple.keys().next().value!);
+        this.simple.set(key, entry);
+      }
+    }
+    return this.run(entry, state, options, undefined);
+  }
+
+  prepare(state: ClientState, cql: string, keyspace: string | undefined): ResultMessage {
+    const ks = keyspace ?? state.keyspace;
+    const id = preparedStatementId(cql, ks);
+    const entry = this.build(cql, ks);
+    const hex = id.toString('hex');
+    this.prepared.delete(hex);
+    if (this.prepared.size >= MAX_PREPARED) this.prepared.delete(this.prepared.keys().next().value!);
+    this.prepared.set(hex, entry);
+    return {
+      kind: 'prepared',
+      id,
+      resultMetadataId: entry.metadataId,
+      bindMetadata: {
+        columns: [...entry.statement.bindSpecs],
+        partitionKeyIndices: [...entry.statement.partitionKeyIndices],
+      },
+      resultMetadata: { columns: [...entry.statement.resultColumns] },
+    };
+  }
+
+  execute(
+    state: ClientState,
+    id: Buffer,
+    clientMetadataId: Buffer | undefined,
+    options: QueryOptions,
+  ): ResultMessage | Promise<ResultMessage> {
+    const hex = id.toString('hex');
+    let entry = this.prepared.get(hex);
+    if (!entry) {
+      throw new Unprepared(
+        `Prepared query with ID ${hex} not found (either the query was not prepared on this host (maybe the host has been restarted?) or you have prepared too many queries and it has been evicted from the internal cache)`,
+        id,
+      );
+    }
+    if (entry.schemaVersion !== this.ctx.catalog.version) {
+      // The schema changed since PREPARE: re-prepare; before v5 clients cannot learn new result
+      // metadata, so they must re-prepare themselves (UNPREPARED), as Cassandra forces by eviction.
+      const fresh = this.build(entry.query, entry.keyspace);
+      if (!fresh.metadataId.equals(entry.metadataId) && state.protocolVersion < 5) {
+        this.prepared.delete(hex);
+        throw new Unprepared(`Prepared query with ID ${hex} not found (the schema changed)`, id);
+      }
+      this.prepared.set(hex, fresh);
+      entry = fresh;
+    }
+    return this.run(entry, state, options, clientMetadataId);
+  }
+
+  batch(_state: ClientState, _batch: BatchRequest): ResultMessage {
+    throw new InvalidRequest('BATCH is not supported yet');
+  }
+
+  private run(
+    entry: PreparedEntry,
+    state: ClientState,
+    options: QueryOptions,
+    clientMetadataId: Buffer | undefined,
+  ): ResultMessage | Promise<ResultMessage> {
+    const st = entry.statement;
+    if (options.values.length !== st.bindSpecs.length && options.names === undefined) {
+      throw new InvalidRequest(
+        `There were ${st.bindSpecs.length} markers(?) in CQL but ${options.values.length} bound variables`,
+      );
+    }
+    if (options.names !== undefined) options = { ...options, values: this.byName(st, options) };
+    const result = st.execute(this.ctx, state, options);
+    if (result instanceof Promise) return result.then((r) => this.finishRows(r, entry, options, clientMetadataId));
+    return this.finishRows(result, entry, options, clientMetadataId);
+  }
+
+  /** Values sent with names (flag 0x40) reordered into marker order. */
+  private byName(st: CqlStatement, options: QueryOptions): QueryOptions['values'] {
+    const names = options.names!;
+    return st.bindSpecs.map((spec) => {
+      const i = names.indexOf(spec.name);
+      if (i < 0) throw new InvalidRequest(`Invalid bind variable name ${spec.name}: no value bound`);
+      return options.values[i]!;
+    });
+  }
+
+  private finishRows(
+    result: ResultMessage,
+    entry: PreparedEntry,
+    options: QueryOptions,
+    clientMetadataId: Buffer | undefined,
+  ): ResultMessage {
+    if (result.kind !== 'rows') return result;
+    if (clientMetadataId && !clientMetadataId.equals(entry.metadataId)) {
+      result.metadata.newMetadataId = entry.metadataId;
+    } else if (options.skipMetadata) {
+      result.metadata.noMetadata = true;
+    }
+    return result;
+  }
+}

@@ -1,0 +1,174 @@
+// A term of a statement (literal, bind marker, function call) prepared against the type that receives
+// it. Constants are converted to bytes once, at prepare time; markers pick the client's bytes out of
+// the bound values without copying them.
+
+import { InvalidRequest } from '../errors.js';
+import type { NativeFunction } from '../functions/native-functions.js';
+import { callFunction, resolveFunction } from '../functions/native-functions.js';
+import type { Term } from '../parser/ast.js';
+import { type BoundValue, type ColumnSpec, UNSET } from '../query-handler.js';
+import { type CqlType, cqlTypeToString } from '../types/cql-type.js';
+import type { Literal } from '../types/literal.js';
+import { literalToBytes } from '../types/literal-parser.js';
+import { validateValue } from '../types/value-validator.js';
+
+export type TermValue = Buffer | null | typeof UNSET;
+
+/** Where prepare puts the spec of each bind marker it meets (index = marker position). */
+export class BindSpecs {
+  readonly specs: (ColumnSpec | undefined)[] = [];
+  constructor(count: number) {
+    this.specs.length = count;
+  }
+  set(index: number, spec: ColumnSpec): void {
+    this.specs[index] = spec;
+  }
+  /** All specs, failing on a marker no receiver was found for. */
+  complete(): ColumnSpec[] {
+    return this.specs.map((s, i) => {
+      if (!s) throw new InvalidRequest(`Cannot infer the type of bind marker ${i}`);
+      return s;
+    });
+  }
+}
+
+export interface Receiver {
+  keyspace: string;
+  table: string;
+  /** The name Cassandra shows for the receiver (column name, `[limit]`, `value(m)`...). */
+  name: string;
+  type: CqlType;
+}
+
+export abstract class BoundTerm {
+  /** True when the value does not depend on bound values or the clock. */
+  abstract readonly isConstant: boolean;
+  abstract value(values: readonly BoundValue[]): TermValue;
+}
+
+export class ConstantTerm extends BoundTerm {
+  readonly isConstant = true;
+  constructor(readonly bytes: Buffer | null) {
+    super();
+  }
+  value(): TermValue {
+    return this.bytes;
+  }
+}
+
+export class MarkerTerm extends BoundTerm {
+  readonly isConstant = false;
+  constructor(
+    readonly index: number,
+    readonly receiver: Receiver,
+  ) {
+    super();
+  }
+  value(values: readonly BoundValue[]): TermValue {
+    const v = values[this.index];
+    if (v === undefined) throw new InvalidRequest(`No value bound for marker ${this.index}`);
+    if (v !== null && v !== UNSET) {
+      try {
+        validateValue(this.receiver.type, v);
+      } catch (e) {
+        throw new InvalidRequest(`Exception while binding column ${this.receiver.name}: ${(e as Error).message}`);
+      }
+    }
+    return v;
+  }
+}
+
+export class FunctionTerm extends BoundTerm {
+  readonly isConstant = false;
+  constructor(
+    readonly fn: NativeFunction,
+    readonly args: readonly BoundTerm[],
+  ) {
+    super();
+  }
+  value(values: readonly BoundValue[]): TermValue {
+    const args = this.args.map((a) => {
+      const v = a.value(values);
+      return v === UNSET ? null : v;
+    });
+    return callFunction(this.fn, args);
+  }
+}
+
+/** Converts a constant AST term to the literal shape the type layer parses, or undefined if not constant. */
+export function toLiteral(t: Term): Literal | undefined {
+  switch (t.kind) {
+    case 'literal':
+      return { kind: t.type, text: t.text };
+    case 'null':
+      return { kind: 'null', text: 'null' };
+    case 'list':
+    case 'set':
+    case 'tuple': {
+      const elements: Literal[] = [];
+      for (const e of t.elements) {
+        const l = toLiteral(e);
+        if (!l) return undefined;
+        elements.push(l);
+      }
+      return { kind: t.kind, elements };
+    }
+    case 'map': {
+      const entries: [Literal, Literal][] = [];
+      for (const [k, v] of t.entries) {
+        const kl = toLiteral(k);
+        const vl = toLiteral(v);
+        if (!kl || !vl) return undefined;
+        entries.push([kl, vl]);
+      }
+      return { kind: 'map', entries };
+    }
+    case 'udt': {
+      const fields: { name: string; value: Literal }[] = [];
+      for (const f of t.fields) {
+        const l = toLiteral(f.value);
+        if (!l) return undefined;
+        fields.push({ name: f.name, value: l });
+      }
+      return { kind: 'udt', fields };
+    }
+    case 'negate': {
+      const inner = toLiteral(t.term);
+      if (inner && (inner.kind === 'integer' || inner.kind === 'float')) {
+        return { kind: inner.kind, text: inner.text.startsWith('-') ? inner.text.slice(1) : `-${inner.text}` };
+      }
+      return undefined;
+    }
+    case 'typeHint':
+      return toLiteral(t.term);
+    default:
+      return undefined;
+  }
+}
+
+/** Prepares `term` for `receiver`, registering the specs of the markers it holds. */
+export function prepareTerm(term: Term, receiver: Receiver, specs: BindSpecs): BoundTerm {
+  if (term.kind === 'marker') {
+    specs.set(term.index, {
+      keyspace: receiver.keyspace,
+      table: receiver.table,
+      name: term.name ?? receiver.name,
+      type: receiver.type,
+    });
+    return new MarkerTerm(term.index, receiver);
+  }
+  if (term.kind === 'function') {
+    const fn = resolveFunction(term.name, term.args, receiver.type);
+    const args = term.args.map((a, i) =>
+      prepareTerm(a, { ...receiver, name: `${fn.name}(${i})`, type: fn.argTypes[i]! }, specs),
+    );
+    return new FunctionTerm(fn, args);
+  }
+  const literal = toLiteral(term);
+  if (!literal) {
+    throw new InvalidRequest(
+      `Invalid value for ${receiver.name} of type ${cqlTypeToString(receiver.type)}: bind markers inside collection literals are not supported yet`,
+    );
+  }
+  return new ConstantTerm(literalToBytes(receiver.type, literal, receiver.name));
+}

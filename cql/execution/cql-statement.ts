@@ -1,0 +1,31 @@
+// A prepared statement: what PREPARE returns (bind specs, partition-key bind indices, result
+// columns) and how it runs. Built once per query string and keyspace; executed many times.
+
+import type { Logger } from 'pino';
+import type { StorageEngine } from '../../storage/storage-engine.js';
+import type { ClientState, ColumnSpec, QueryOptions, ResultMessage, ServerEvent } from '../query-handler.js';
+import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import type { NodeInfo } from '../system/node-info.js';
+import type { SystemRows } from '../system/system-rows.js';
+import type { SchemaStore } from './schema-store.js';
+
+export interface ExecutionContext {
+  readonly catalog: SchemaCatalog;
+  readonly systemRows: SystemRows;
+  readonly storage: StorageEngine;
+  readonly schemaStore: SchemaStore;
+  readonly node: NodeInfo;
+  readonly logger: Logger;
+  emit(event: ServerEvent): void;
+}
+
+export interface CqlStatement {
+  readonly bindSpecs: readonly ColumnSpec[];
+  /** Bind indices of the partition key columns, in key order; empty when not all are bound by markers. */
+  readonly partitionKeyIndices: readonly number[];
+  /** Columns of the rows this statement returns (empty for statements returning no rows). */
+  readonly resultColumns: readonly ColumnSpec[];
+  /** Statements that change the schema are not cached across schema versions. */
+  readonly isSchemaChange: boolean;
+  execute(ctx: ExecutionContext, state: ClientState, options: QueryOptions): ResultMessage | Promise<ResultMessage>;
+}

@@ -1,0 +1,44 @@
+// Raw AST -> executable statement, against the current schema and the connection's keyspace.
+
+import { InvalidRequest } from '../errors.js';
+import type { Statement } from '../parser/ast.js';
+import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import {
+  AlterKeyspaceStatement,
+  CreateKeyspaceStatement,
+  DropKeyspaceStatement,
+} from '../statements/keyspace-statements.js';
+import { SelectStatement } from '../statements/select-statement.js';
+import {
+  AlterTableStatement,
+  CreateTableStatement,
+  DropTableStatement,
+  TruncateStatement,
+} from '../statements/table-statements.js';
+import { UseStatement } from '../statements/use-statement.js';
+import type { CqlStatement } from './cql-statement.js';
+
+export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspace: string | undefined): CqlStatement {
+  switch (ast.kind) {
+    case 'select':
+      return SelectStatement.prepare(ast, catalog, keyspace);
+    case 'use':
+      return new UseStatement(ast);
+    case 'createKeyspace':
+      return new CreateKeyspaceStatement(ast);
+    case 'alterKeyspace':
+      return new AlterKeyspaceStatement(ast);
+    case 'dropKeyspace':
+      return new DropKeyspaceStatement(ast);
+    case 'createTable':
+      return new CreateTableStatement(ast);
+    case 'alterTable':
+      return new AlterTableStatement(ast);
+    case 'dropTable':
+      return new DropTableStatement(ast);
+    case 'truncate':
+      return new TruncateStatement(ast);
+    default:
+      throw new InvalidRequest(`${ast.kind} statements are not supported yet`);
+  }
+}

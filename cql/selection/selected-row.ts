@@ -1,0 +1,10 @@
+// One row as the selection sees it: values by column index of the table (TableMetadata.columns),
+// plus cell timestamps/TTLs when writetime()/ttl() are selected.
+
+export interface SelectedRow {
+  readonly values: readonly (Buffer | null)[];
+  /** Microsecond write timestamp of a simple cell, or null (by column index). */
+  writetime?(columnIndex: number): number | null;
+  /** Remaining TTL seconds of a cell, or null when it does not expire. */
+  ttl?(columnIndex: number): number | null;
+}

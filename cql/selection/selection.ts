@@ -1,0 +1,261 @@
+// SELECT's selectors compiled against a table: which columns come out, with which types and
+// names, and how each is computed from a row (plain column, writetime/ttl, function, aggregate).
+
+import { InvalidRequest } from '../errors.js';
+import { callFunction, functionOverloads } from '../functions/native-functions.js';
+import type { Selectable, Selector } from '../parser/ast.js';
+import type { ColumnSpec } from '../query-handler.js';
+import type { TableMetadata } from '../schema/table-metadata.js';
+import { type CqlType, native } from '../types/cql-type.js';
+import { compareValues } from '../types/value-comparator.js';
+import type { SelectedRow } from './selected-row.js';
+
+export interface Aggregator {
+  add(row: SelectedRow): void;
+  result(): Buffer | null;
+}
+
+export interface CompiledSelector {
+  readonly spec: ColumnSpec;
+  /** Table column indices this selector reads. */
+  readonly columns: readonly number[];
+  /** Non-aggregate: the value for one row. */
+  readonly value?: (row: SelectedRow) => Buffer | null;
+  /** Aggregate: a fresh accumulator. */
+  readonly aggregate?: () => Aggregator;
+}
+
+function long(v: bigint | number): Buffer {
+  const b = Buffer.allocUnsafe(8);
+  b.writeBigInt64BE(BigInt(v));
+  return b;
+}
+
+function int(v: number): Buffer {
+  const b = Buffer.allocUnsafe(4);
+  b.writeInt32BE(v);
+  return b;
+}
+
+function columnIndex(table: TableMetadata, name: string): number {
+  const i = table.columns.findIndex((c) => c.name === name);
+  if (i < 0) throw new InvalidRequest(`Undefined column name ${name} in selection clause`);
+  return i;
+}
+
+/** Cassandra's default result column name for a selectable (e.g. `writetime(v)`, `system.count(*)`). */
+function defaultName(s: Selectable): string {
+  switch (s.kind) {
+    case 'column':
+      return s.name;
+    case 'countRows':
+      return 'count';
+    case 'writetime':
+    case 'maxwritetime':
+    case 'ttl':
+      return `${s.kind}(${defaultName(s.target)})`;
+    case 'function':
+      return `system.${s.name}(${s.args.map(defaultName).join(', ')})`;
+    case 'cast':
+      return `cast(${defaultName(s.arg)} as ${s.type})`;
+    case 'field':
+      return `${defaultName(s.arg)}.${s.field}`;
+    default:
+      return 'expr';
+  }
+}
+
+interface Compiled {
+  type: CqlType;
+  columns: number[];
+  value?: (row: SelectedRow) => Buffer | null;
+  aggregate?: () => Aggregator;
+}
+
+function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
+  switch (s.kind) {
+    case 'column': {
+      const i = columnIndex(table, s.name);
+      return { type: table.columns[i]!.type, columns: [i], value: (row) => row.values[i] ?? null };
+    }
+    case 'tuple':
+      if (s.elements.length === 1) return compileSelectable(table, s.elements[0]!);
+      break;
+    case 'countRows':
+      return {
+        type: native('bigint'),
+        columns: [],
+        aggregate: () => {
+          let n = 0n;
+          return {
+            add: () => {
+              n++;
+            },
+            result: () => long(n),
+          };
+        },
+      };
+    case 'writetime':
+    case 'maxwritetime':
+    case 'ttl': {
+      if (s.target.kind !== 'column') break;
+      const i = columnIndex(table, s.target.name);
+      const col = table.columns[i]!;
+      if (col.kind === 'partition_key' || col.kind === 'clustering') {
+        throw new InvalidRequest(
+          `Cannot use selection function ${s.kind === 'ttl' ? 'ttl' : 'writeTime'} on PRIMARY KEY part ${col.name}`,
+        );
+      }
+      if (s.kind === 'ttl') {
+        return {
+          type: native('int'),
+          columns: [i],
+          value: (row) => {
+            const t = row.ttl?.(i) ?? null;
+            return t === null ? null : int(t);
+          },
+        };
+      }
+      return {
+        type: native('bigint'),
+        columns: [i],
+        value: (row) => {
+          const t = row.writetime?.(i) ?? null;
+          return t === null ? null : long(t);
+        },
+      };
+    }
+    case 'function': {
+      const name = s.name.toLowerCase();
+      if ((name === 'count' || name === 'min' || name === 'max') && s.args.length === 1) {
+        return compileAggregate(table, name, s.args[0]!);
+      }
+      const args = s.args.map((a) => compileSelectable(table, a));
+      if (args.some((a) => a.aggregate)) break;
+      const f = functionOverloads(name).find(
+        (o) =>
+          o.argTypes.length === args.length &&
+          o.argTypes.every(
+            (t, k) =>
+              t.kind === 'native' &&
+              args[k]!.type.kind === 'native' &&
+              t.name === (args[k]!.type as { name: string }).name,
+          ),
+      );
+      if (!f) throw new InvalidRequest(`Unknown function '${name}' or invalid arguments`);
+      return {
+        type: f.returnType,
+        columns: args.flatMap((a) => a.columns),
+        value: (row) =>
+          callFunction(
+            f,
+            args.map((a) => a.value!(row)),
+          ),
+      };
+    }
+    default:
+      break;
+  }
+  throw new InvalidRequest(`Unsupported selector ${defaultName(s)}`);
+}
+
+function compileAggregate(table: TableMetadata, name: string, arg: Selectable): Compiled {
+  if (name === 'count') {
+    // count(1), count(*)-like literal, or count(column): counts rows where the value is not null.
+    if (arg.kind === 'term') return compileSelectable(table, { kind: 'countRows', pos: arg.pos });
+    const inner = compileSelectable(table, arg);
+    return {
+      type: native('bigint'),
+      columns: inner.columns,
+      aggregate: () => {
+        let n = 0n;
+        return {
+          add: (row) => {
+            if (inner.value!(row) !== null) n++;
+          },
+          result: () => long(n),
+        };
+      },
+    };
+  }
+  const inner = compileSelectable(table, arg);
+  const max = name === 'max';
+  return {
+    type: inner.type,
+    columns: inner.columns,
+    aggregate: () => {
+      let best: Buffer | null = null;
+      return {
+        add: (row) => {
+          const v = inner.value!(row);
+          if (v === null) return;
+          if (best === null) best = v;
+          else {
+            const c = compareValues(inner.type, v, best);
+            if (max ? c > 0 : c < 0) best = v;
+          }
+        },
+        result: () => best,
+      };
+    },
+  };
+}
+
+export class Selection {
+  readonly selectors: readonly CompiledSelector[];
+  readonly isAggregate: boolean;
+  readonly isWildcard: boolean;
+
+  constructor(
+    readonly table: TableMetadata,
+    selectors: readonly Selector[],
+  ) {
+    this.isWildcard = selectors.length === 0;
+    if (this.isWildcard) {
+      this.selectors = table.columns.map((c, i) => ({
+        spec: { keyspace: table.keyspace, table: table.name, name: c.name, type: c.type },
+        columns: [i],
+        value: (row: SelectedRow) => row.values[i] ?? null,
+      }));
+    } else {
+      this.selectors = selectors.map((sel) => {
+        const c = compileSelectable(table, sel.selectable);
+        return {
+          spec: {
+            keyspace: table.keyspace,
+            table: table.name,
+            name: sel.alias ?? defaultName(sel.selectable),
+            type: c.type,
+          },
+          columns: c.columns,
+          value: c.value,
+          aggregate: c.aggregate,
+        };
+      });
+    }
+    // Plain columns beside aggregates are allowed: they take the value of the group's first row.
+    this.isAggregate = this.selectors.some((s) => s.aggregate);
+  }
+
+  get specs(): ColumnSpec[] {
+    return this.selectors.map((s) => s.spec);
+  }
+
+  /** One output row for one input row (non-aggregate selections). */
+  project(row: SelectedRow): (Buffer | null)[] {
+    const out = new Array<Buffer | null>(this.selectors.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.selectors[i]!.value!(row);
+    return out;
+  }
+
+  /** Output row of a group (aggregate selections); plain columns take the group's first row. */
+  aggregate(rows: Iterable<SelectedRow>): (Buffer | null)[] {
+    const aggs = this.selectors.map((s) => s.aggregate?.());
+    let first: SelectedRow | undefined;
+    for (const row of rows) {
+      if (!first) first = row;
+      for (const a of aggs) a?.add(row);
+    }
+    return this.selectors.map((s, i) => (aggs[i] ? aggs[i]!.result() : first ? s.value!(first) : null));
+  }
+}

@@ -1,0 +1,71 @@
+// SELECT: prepared once (table, selection, restrictions, limits), executed with bound values.
+// System and virtual tables are read from code (all rows, then filtered); user tables from storage.
+
+import { InvalidRequest } from '../errors.js';
+import { BindSpecs, type BoundTerm } from '../execution/bound-term.js';
+import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import { limitValue, prepareLimit } from '../execution/limit-term.js';
+import type { SelectStatement as SelectAst } from '../parser/ast.js';
+import type { ClientState, ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
+import { bindPredicate, type ColumnPredicate, preparePredicate } from '../restrictions/row-filter.js';
+import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import type { TableMetadata } from '../schema/table-metadata.js';
+import type { SelectedRow } from '../selection/selected-row.js';
+import { Selection } from '../selection/selection.js';
+import { encodeJsValue } from '../types/js-value-encoder.js';
+import { lookupTable } from './table-resolution.js';
+import { UserTableRead } from './user-table-read.js';
+
+export class SelectStatement implements CqlStatement {
+  readonly bindSpecs: readonly ColumnSpec[];
+  readonly partitionKeyIndices: readonly number[];
+  readonly resultColumns: readonly ColumnSpec[];
+  readonly isSchemaChange = false;
+  private readonly predicates: ColumnPredicate[] = [];
+  private readonly limit: BoundTerm | undefined;
+  private readonly userRead: UserTableRead | undefined;
+
+  constructor(
+    readonly ast: SelectAst,
+    readonly table: TableMetadata,
+    readonly selection: Selection,
+  ) {
+    const specs = new BindSpecs(ast.bindMarkers.length);
+    if (table.isVirtual) {
+      for (const r of ast.where) this.predicates.push(preparePredicate(table, r, specs));
+      this.partitionKeyIndices = [];
+    } else {
+      this.userRead = new UserTableRead(ast, table, selection, specs);
+      this.partitionKeyIndices = this.userRead.partitionKeyIndices;
+    }
+    this.limit = prepareLimit(ast.limit, '[limit]', table.keyspace, table.name, specs);
+    this.bindSpecs = specs.complete();
+    this.resultColumns = selection.specs;
+  }
+
+  static prepare(ast: SelectAst, catalog: SchemaCatalog, keyspace: string | undefined): SelectStatement {
+    const table = lookupTable(catalog, ast.table, keyspace);
+    if (ast.json) throw new InvalidRequest('SELECT JSON is not supported yet');
+    return new SelectStatement(ast, table, new Selection(table, ast.selectors));
+  }
+
+  execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): ResultMessage {
+    const limit = limitValue(this.limit, options.values, 'limit');
+    if (this.userRead) return this.userRead.execute(ctx, options, limit);
+    return this.executeVirtual(ctx, options, limit);
+  }
+
+  private executeVirtual(ctx: ExecutionContext, options: QueryOptions, limit: number): ResultMessage {
+    const t = this.table;
+    const filters = this.predicates.map((p) => bindPredicate(p, options.values, t.columns[p.columnIndex]!.name));
+    const matching: SelectedRow[] = [];
+    for (const obj of ctx.systemRows.rows(t.keyspace, t.name)) {
+      const row: SelectedRow = { values: t.columns.map((c) => encodeJsValue(c.type, obj[c.name])) };
+      if (filters.every((f) => f(row))) matching.push(row);
+    }
+    const rows = this.selection.isAggregate
+      ? [this.selection.aggregate(matching)]
+      : matching.slice(0, Number.isFinite(limit) ? limit : undefined).map((r) => this.selection.project(r));
+    return { kind: 'rows', metadata: { columns: this.resultColumns as ColumnSpec[] }, rows };
+  }
+}

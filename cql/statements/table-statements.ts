@@ -1,0 +1,258 @@
+// CREATE / ALTER / DROP TABLE and TRUNCATE.
+
+import { AlreadyExists, InvalidRequest } from '../errors.js';
+import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import {
+  ALTER_COLUMN_TYPE_MESSAGE,
+  type AlterTableStatement as AlterAst,
+  type CreateTableStatement as CreateAst,
+  type DropTableStatement as DropAst,
+  resolveType,
+  type TruncateStatement as TruncateAst,
+} from '../parser/ast.js';
+import type { ClientState, ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
+import type { ColumnMetadata } from '../schema/column-metadata.js';
+import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
+import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import { buildTableMetadata, type UdtResolver } from '../schema/table-builder.js';
+import { orderColumns, type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
+import { applyTableProperties } from '../schema/table-options-parser.js';
+import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
+import { cqlTypeToString, isMultiCell } from '../types/cql-type.js';
+import { publishSchemaChange, validateName } from './schema-change.js';
+import { resolveKeyspace } from './table-resolution.js';
+
+abstract class TableDdl implements CqlStatement {
+  readonly bindSpecs: readonly ColumnSpec[] = [];
+  readonly partitionKeyIndices: readonly number[] = [];
+  readonly resultColumns: readonly ColumnSpec[] = [];
+  readonly isSchemaChange: boolean = true;
+  abstract execute(ctx: ExecutionContext, state: ClientState, options: QueryOptions): Promise<ResultMessage>;
+}
+
+function existingKeyspace(catalog: SchemaCatalog, name: string): KeyspaceMetadata {
+  const ks = catalog.keyspace(name);
+  if (!ks) throw new InvalidRequest(`Keyspace '${name}' doesn't exist`);
+  return ks;
+}
+
+function checkUserModifiable(keyspace: string): void {
+  if (SYSTEM_KEYSPACE_NAMES.has(keyspace)) throw new InvalidRequest(`${keyspace} keyspace is not user-modifiable`);
+}
+
+/** Resolves user type names of `keyspace` (types of other keyspaces cannot be used, as in Cassandra). */
+export function udtResolver(ks: KeyspaceMetadata): UdtResolver {
+  return (keyspace, name, frozen) => {
+    if (keyspace !== undefined && keyspace !== ks.name) {
+      throw new InvalidRequest(
+        `Statement on keyspace ${ks.name} cannot refer to a user type in keyspace ${keyspace}; user types can only be used in the keyspace they are defined in`,
+      );
+    }
+    const t = ks.types.get(name);
+    if (!t) throw new InvalidRequest(`Unknown type ${ks.name}.${name}`);
+    return { kind: 'udt', keyspace: ks.name, name, fields: t.fields, frozen };
+  };
+}
+
+export class CreateTableStatement extends TableDdl {
+  constructor(readonly ast: CreateAst) {
+    super();
+  }
+  async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
+    const ksName = resolveKeyspace(this.ast.table.keyspace, state.keyspace);
+    checkUserModifiable(ksName);
+    const ks = existingKeyspace(ctx.catalog, ksName);
+    validateName('Table', this.ast.table.name);
+    if (ks.tables.has(this.ast.table.name)) {
+      if (this.ast.ifNotExists) return { kind: 'void' };
+      throw new AlreadyExists(
+        `Cannot add already existing table "${this.ast.table.name}" to keyspace "${ksName}"`,
+        ksName,
+        this.ast.table.name,
+      );
+    }
+    const table = buildTableMetadata(this.ast, ksName, udtResolver(ks));
+    ctx.catalog.putTable(table);
+    await ctx.storage.createTable(tableIdBytes(table), {
+      clustered: table.clustering.length > 0,
+      gcGraceSeconds: table.options.gc_grace_seconds,
+    });
+    return publishSchemaChange(ctx, ksName, { change: 'CREATED', target: 'TABLE', keyspace: ksName, name: table.name });
+  }
+}
+
+export class DropTableStatement extends TableDdl {
+  constructor(readonly ast: DropAst) {
+    super();
+  }
+  async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
+    const ksName = resolveKeyspace(this.ast.table.keyspace, state.keyspace);
+    checkUserModifiable(ksName);
+    const ks = ctx.catalog.keyspace(ksName);
+    const table = ks?.tables.get(this.ast.table.name);
+    if (!ks || !table) {
+      if (this.ast.ifExists) return { kind: 'void' };
+      if (!ks) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
+      throw new InvalidRequest(`Table '${ksName}.${this.ast.table.name}' doesn't exist`);
+    }
+    ctx.catalog.dropTable(ksName, table.name);
+    const result = await publishSchemaChange(ctx, ksName, {
+      change: 'DROPPED',
+      target: 'TABLE',
+      keyspace: ksName,
+      name: table.name,
+    });
+    await ctx.storage.dropTable(tableIdBytes(table));
+    return result;
+  }
+}
+
+export class AlterTableStatement extends TableDdl {
+  constructor(readonly ast: AlterAst) {
+    super();
+  }
+  async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
+    const ksName = resolveKeyspace(this.ast.table.keyspace, state.keyspace);
+    checkUserModifiable(ksName);
+    const ks = ctx.catalog.keyspace(ksName);
+    const table = ks?.tables.get(this.ast.table.name);
+    if (!ks || !table) {
+      if (this.ast.ifExists) return { kind: 'void' };
+      if (!ks) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
+      throw new InvalidRequest(`Table '${ksName}.${this.ast.table.name}' doesn't exist`);
+    }
+    const updated = this.alter(ks, table);
+    if (updated === table) return { kind: 'void' };
+    ctx.catalog.putTable(updated);
+    // Refreshes gc_grace_seconds of the open store.
+    ctx.storage.table(tableIdBytes(updated), updated.options.gc_grace_seconds);
+    return publishSchemaChange(ctx, ksName, { change: 'UPDATED', target: 'TABLE', keyspace: ksName, name: table.name });
+  }
+
+  private alter(ks: KeyspaceMetadata, table: TableMetadata): TableMetadata {
+    const op = this.ast.operation;
+    const qualified = `${table.keyspace}.${table.name}`;
+    switch (op.kind) {
+      case 'add': {
+        let columns = [...table.columns];
+        let nextId = table.nextColumnId;
+        for (const def of op.columns) {
+          if (columns.some((c) => c.name === def.name)) {
+            if (op.ifNotExists) continue;
+            throw new InvalidRequest(`Column with name '${def.name}' already exists`);
+          }
+          const type = resolveType(def.type, udtResolver(ks));
+          if (def.isStatic && table.clustering.length === 0) {
+            throw new InvalidRequest(
+              `Static columns are only useful (and thus allowed) if the table has at least one clustering column`,
+            );
+          }
+          const isCounter = type.kind === 'native' && type.name === 'counter';
+          if (isCounter !== table.isCounter) {
+            throw new InvalidRequest(
+              table.isCounter
+                ? `Cannot add a non counter column (${def.name}) in a counter column family`
+                : `Cannot add a counter column (${def.name}) in a non counter column family`,
+            );
+          }
+          const dropped = table.droppedColumns.find((d) => d.name === def.name);
+          if (dropped && dropped.type !== cqlTypeToString(type) && isMultiCell(type)) {
+            throw new InvalidRequest(
+              `Cannot re-add previously dropped column '${def.name}' of type ${cqlTypeToString(type)}, incompatible with previous type ${dropped.type}`,
+            );
+          }
+          const col: ColumnMetadata = {
+            name: def.name,
+            type,
+            kind: def.isStatic ? 'static' : 'regular',
+            position: -1,
+            clusteringOrder: 'none',
+            id: nextId++,
+          };
+          columns.push(col);
+        }
+        columns = orderColumns(columns);
+        if (nextId === table.nextColumnId) return table;
+        return { ...table, columns, nextColumnId: nextId };
+      }
+      case 'drop': {
+        let columns = [...table.columns];
+        const dropped = [...table.droppedColumns];
+        for (const name of op.columns) {
+          const col = columns.find((c) => c.name === name);
+          if (!col) {
+            if (op.ifExists) continue;
+            throw new InvalidRequest(`Column ${name} was not found in table ${qualified}`);
+          }
+          if (col.kind === 'partition_key' || col.kind === 'clustering')
+            throw new InvalidRequest(`Cannot drop PRIMARY KEY column ${name}`);
+          columns = columns.filter((c) => c !== col);
+          dropped.push({
+            name,
+            type: cqlTypeToString(col.type),
+            kind: col.kind === 'static' ? 'static' : 'regular',
+            droppedTime: op.timestamp ?? BigInt(Date.now()) * 1000n,
+          });
+        }
+        if (columns.length === table.columns.length) return table;
+        return { ...table, columns, droppedColumns: dropped };
+      }
+      case 'rename': {
+        let columns = [...table.columns];
+        for (const { from, to } of op.renames) {
+          const col = columns.find((c) => c.name === from);
+          if (!col) {
+            if (op.ifExists) continue;
+            throw new InvalidRequest(`Column ${from} was not found in table ${qualified}`);
+          }
+          if (col.kind !== 'partition_key' && col.kind !== 'clustering') {
+            throw new InvalidRequest(`Cannot rename non PRIMARY KEY column ${from}`);
+          }
+          if (columns.some((c) => c.name === to)) {
+            throw new InvalidRequest(
+              `Cannot rename column ${from} to ${to} in table '${table.name}'; another column with that name already exists`,
+            );
+          }
+          columns = columns.map((c) => (c === col ? { ...c, name: to } : c));
+        }
+        columns = orderColumns(columns);
+        return {
+          ...table,
+          columns,
+          partitionKey: columns.filter((c) => c.kind === 'partition_key'),
+          clustering: columns.filter((c) => c.kind === 'clustering'),
+        };
+      }
+      case 'with': {
+        const { options } = applyTableProperties(table.options, op.properties, false);
+        if (table.isCounter && options.default_time_to_live > 0) {
+          throw new InvalidRequest('Cannot set default_time_to_live on a table with counters');
+        }
+        return { ...table, options };
+      }
+      case 'alterColumnType':
+        throw new InvalidRequest(ALTER_COLUMN_TYPE_MESSAGE);
+      case 'dropCompactStorage':
+        throw new InvalidRequest(`Cannot DROP COMPACT STORAGE on table ${qualified}: the table is not compact`);
+      case 'mask':
+        throw new InvalidRequest('Dynamic data masking is not supported');
+    }
+  }
+}
+
+export class TruncateStatement extends TableDdl {
+  override readonly isSchemaChange = false;
+  constructor(readonly ast: TruncateAst) {
+    super();
+  }
+  async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
+    const ksName = resolveKeyspace(this.ast.table.keyspace, state.keyspace);
+    const table = ctx.catalog.keyspace(ksName)?.tables.get(this.ast.table.name);
+    if (!ctx.catalog.keyspace(ksName)) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
+    if (!table) throw new InvalidRequest(`Table '${ksName}.${this.ast.table.name}' doesn't exist`);
+    if (table.isVirtual) throw new InvalidRequest(`Error during truncate: Cannot truncate virtual tables`);
+    const store = ctx.storage.table(tableIdBytes(table));
+    if (store) await store.truncate();
+    return { kind: 'void' };
+  }
+}

@@ -1,0 +1,20 @@
+{
+  "targets": [
+    {
+      "target_name": "pmemcql_native",
+      "sources": [
+        "src/addon.cc",
+        "src/map-cursor.cc",
+        "src/pmem-map.cc",
+        "src/pmem-pool.cc",
+        "src/write-batch.cc"
+      ],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions", "-std=gnu++17", "-std=gnu++20"],
+      "cflags_cc": ["-std=c++17", "-O2", "-fexceptions", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "libraries": ["-lpmemobj"]
+    }
+  ]
+}

@@ -1,0 +1,283 @@
+// N-API face of the addon: a Pool class whose methods are thin shims over the tree. Every entry
+// point catches everything (PoolErr and any C++ exception) and throws a JS PoolError instead.
+#include <napi.h>
+
+#include <cmath>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "map-cursor.h"
+#include "pmem-map.h"
+#include "pmem-pool.h"
+#include "write-batch.h"
+
+namespace pmemcql {
+
+namespace {
+
+struct AddonData {
+  Napi::FunctionReference poolErrorCtor;
+};
+
+void throwPoolError(Napi::Env env, const std::string& code, const std::string& message) {
+  if (env.IsExceptionPending()) return;
+  AddonData* d = env.GetInstanceData<AddonData>();
+  napi_value err;
+  if (d && !d->poolErrorCtor.IsEmpty()) {
+    err = d->poolErrorCtor.New({Napi::String::New(env, code), Napi::String::New(env, message)});
+    if (env.IsExceptionPending()) return;
+  } else {
+    Napi::Error e = Napi::Error::New(env, message);
+    e.Set("code", Napi::String::New(env, code));
+    err = e.Value();
+  }
+  napi_throw(env, err);
+}
+
+template <class Fn>
+Napi::Value guarded(Napi::Env env, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const PoolErr& e) {
+    throwPoolError(env, e.code, e.message);
+  } catch (const std::bad_alloc&) {
+    throwPoolError(env, "OUT_OF_MEMORY", "native heap exhausted");
+  } catch (const std::exception& e) {
+    throwPoolError(env, "INTERNAL", e.what());
+  } catch (...) {
+    throwPoolError(env, "INTERNAL", "unknown native error");
+  }
+  return env.Undefined();
+}
+
+uint64_t handleArg(napi_env env, napi_value v) {
+  double d;
+  if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0 && d <= 9007199254740992.0) || std::floor(d) != d)
+    throw PoolErr("NO_SUCH_MAP", "map handle must be a non-negative integer");
+  return static_cast<uint64_t>(d);
+}
+
+struct Bytes {
+  const uint8_t* data;
+  uint32_t len;
+};
+
+Bytes bytesArg(napi_env env, napi_value v, const char* what) {
+  void* data = nullptr;
+  size_t len = 0;
+  if (napi_get_buffer_info(env, v, &data, &len) != napi_ok)
+    throw PoolErr("BAD_ARGUMENT", std::string(what) + " must be a Buffer");
+  if (len > UINT32_MAX) throw PoolErr("BAD_ARGUMENT", std::string(what) + " is too large");
+  return Bytes{static_cast<const uint8_t*>(data), static_cast<uint32_t>(len)};
+}
+
+const char* modeName(Durability m) {
+  switch (m) {
+    case Durability::Pmem:
+      return "pmem";
+    case Durability::Emulated:
+      return "emulated";
+    default:
+      return "disk";
+  }
+}
+
+}  // namespace
+
+class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "NativePool",
+                       {
+                           InstanceMethod<&PoolWrap::Get>("get"),
+                           InstanceMethod<&PoolWrap::GetChild>("getChild"),
+                           InstanceMethod<&PoolWrap::Count>("count"),
+                           InstanceMethod<&PoolWrap::Scan>("scan"),
+                           InstanceMethod<&PoolWrap::Apply>("apply"),
+                           InstanceMethod<&PoolWrap::Info>("info"),
+                           InstanceMethod<&PoolWrap::Close>("close"),
+                           InstanceMethod<&PoolWrap::SetLayoutVersion>("setLayoutVersionForTest"),
+                       });
+  }
+
+  // new NativePool(path: string, size: number, scratch: Buffer)
+  explicit PoolWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<PoolWrap>(info) {
+    Napi::Env env = info.Env();
+    guarded(env, [&]() -> Napi::Value {
+      if (info.Length() < 3 || !info[0].IsString() || !info[1].IsNumber() || !info[2].IsBuffer())
+        throw PoolErr("BAD_ARGUMENT", "expected (path, size, scratch)");
+      auto scratch = info[2].As<Napi::Buffer<uint8_t>>();
+      scratchRef_ = Napi::Persistent(scratch);
+      scratch_ = scratch.Data();
+      scratchLen_ = scratch.Length();
+      double size = info[1].As<Napi::Number>().DoubleValue();
+      if (!(size >= 0 && size < 9007199254740992.0)) throw PoolErr("BAD_OPTION", "pool_size must be a byte count");
+      pool_ = Pool::open(info[0].As<Napi::String>().Utf8Value(), static_cast<uint64_t>(size));
+      return env.Undefined();
+    });
+  }
+
+  ~PoolWrap() override { delete pool_; }
+
+ private:
+  Pool& pool() {
+    if (!pool_) throw PoolErr("POOL_CLOSED", "the pool is closed");
+    return *pool_;
+  }
+
+  // get(map, key): value length (value copied into the scratch buffer), -1 absent, -2 child
+  // map; a Buffer when the value does not fit the scratch buffer.
+  Napi::Value Get(const Napi::CallbackInfo& info) {
+    napi_env env = info.Env();
+    return guarded(info.Env(), [&]() -> Napi::Value {
+      Pool& p = pool();
+      uint64_t map = handleArg(env, info[0]);
+      Bytes key = bytesArg(env, info[1], "key");
+      const Entry* e = findEntry(p, map, key.data, key.len);
+      if (!e) return Napi::Number::New(env, -1);
+      if (e->child) return Napi::Number::New(env, -2);
+      if (e->vlen <= scratchLen_) {
+        memcpy(scratch_, e->value(), e->vlen);
+        return Napi::Number::New(env, e->vlen);
+      }
+      return Napi::Buffer<uint8_t>::Copy(env, e->value(), e->vlen);
+    });
+  }
+
+  Napi::Value GetChild(const Napi::CallbackInfo& info) {
+    napi_env env = info.Env();
+    return guarded(info.Env(), [&]() -> Napi::Value {
+      Pool& p = pool();
+      uint64_t map = handleArg(env, info[0]);
+      Bytes key = bytesArg(env, info[1], "key");
+      const Entry* e = findEntry(p, map, key.data, key.len);
+      return Napi::Number::New(env, e ? static_cast<double>(e->child) : 0);
+    });
+  }
+
+  Napi::Value Count(const Napi::CallbackInfo& info) {
+    napi_env env = info.Env();
+    return guarded(info.Env(), [&]() -> Napi::Value {
+      return Napi::Number::New(env, static_cast<double>(mapHeader(pool(), handleArg(env, info[0]))->count));
+    });
+  }
+
+  // scan(map, start: Buffer|null, end: Buffer|null, flags, limit) -> Buffer of packed entries
+  // flags: 1 start inclusive, 2 end inclusive, 4 reverse; limit < 0 means none.
+  Napi::Value Scan(const Napi::CallbackInfo& info) {
+    napi_env env = info.Env();
+    return guarded(info.Env(), [&]() -> Napi::Value {
+      Pool& p = pool();
+      uint64_t map = handleArg(env, info[0]);
+      ScanSpec s;
+      if (!info[1].IsNull() && !info[1].IsUndefined()) {
+        Bytes b = bytesArg(env, info[1], "start");
+        s.hasStart = true;
+        s.start = b.data;
+        s.startLen = b.len;
+      }
+      if (!info[2].IsNull() && !info[2].IsUndefined()) {
+        Bytes b = bytesArg(env, info[2], "end");
+        s.hasEnd = true;
+        s.end = b.data;
+        s.endLen = b.len;
+      }
+      uint32_t flags = info[3].As<Napi::Number>().Uint32Value();
+      s.startInclusive = flags & 1;
+      s.endInclusive = flags & 2;
+      s.reverse = flags & 4;
+      double limit = info[4].As<Napi::Number>().DoubleValue();
+      if (limit >= 0) s.limit = static_cast<uint64_t>(limit);
+      scanOut_.clear();
+      scanMap(p, map, s, scanOut_);
+      Napi::Buffer<uint8_t> out = Napi::Buffer<uint8_t>::Copy(env, scanOut_.data(), scanOut_.size());
+      // Don't keep a huge scan's memory around for the next one.
+      if (scanOut_.capacity() > (1u << 22)) std::vector<uint8_t>().swap(scanOut_);
+      return out;
+    });
+  }
+
+  // apply(buffer, byteLength, opCount) -> handles of every ensureChild, in order
+  Napi::Value Apply(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return guarded(env, [&]() -> Napi::Value {
+      Pool& p = pool();
+      Bytes b = bytesArg(env, info[0], "batch");
+      uint32_t used = info[1].As<Napi::Number>().Uint32Value();
+      uint32_t ops = info[2].As<Napi::Number>().Uint32Value();
+      if (used > b.len) throw PoolErr("BAD_BATCH", "batch length exceeds its buffer");
+      applyBatch(p, b.data, used, ops, created_);
+      Napi::Array out = Napi::Array::New(env, created_.size());
+      for (size_t i = 0; i < created_.size(); i++) out.Set(i, Napi::Number::New(env, static_cast<double>(created_[i])));
+      return out;
+    });
+  }
+
+  Napi::Value Info(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return guarded(env, [&]() -> Napi::Value {
+      Pool& p = pool();
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("path", p.path());
+      o.Set("mode", modeName(p.durability()));
+      o.Set("size", static_cast<double>(p.size()));
+      o.Set("used", static_cast<double>(p.used()));
+      o.Set("root", static_cast<double>(p.rootMap()));
+      o.Set("layoutVersion", static_cast<double>(p.root()->layout_version));
+      return o;
+    });
+  }
+
+  Napi::Value Close(const Napi::CallbackInfo& info) {
+    delete pool_;
+    pool_ = nullptr;
+    return info.Env().Undefined();
+  }
+
+  // Rewrites the root's layout version so tests can check that other versions are refused.
+  Napi::Value SetLayoutVersion(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return guarded(env, [&]() -> Napi::Value {
+      Pool& p = pool();
+      uint32_t v = info[0].As<Napi::Number>().Uint32Value();
+      Tx tx(p);
+      tx.run([&] {
+        tx.snapshot(reinterpret_cast<char*>(p.root()) - reinterpret_cast<char*>(p.pop()), sizeof(PoolRoot));
+        p.root()->layout_version = v;
+      });
+      return env.Undefined();
+    });
+  }
+
+  Pool* pool_ = nullptr;
+  Napi::Reference<Napi::Buffer<uint8_t>> scratchRef_;
+  uint8_t* scratch_ = nullptr;
+  size_t scratchLen_ = 0;
+  std::vector<uint8_t> scanOut_;
+  std::vector<uint64_t> created_;
+};
+
+Napi::Value SetErrorClass(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (!info[0].IsFunction()) {
+    Napi::TypeError::New(env, "setErrorClass expects a constructor").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  env.GetInstanceData<AddonData>()->poolErrorCtor = Napi::Persistent(info[0].As<Napi::Function>());
+  return env.Undefined();
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  env.SetInstanceData(new AddonData());
+  exports.Set("NativePool", PoolWrap::Define(env));
+  exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
+  exports.Set("layoutVersion", Napi::Number::New(env, kLayoutVersion));
+  return exports;
+}
+
+}  // namespace pmemcql
+
+static Napi::Object InitAddon(Napi::Env env, Napi::Object exports) { return pmemcql::Init(env, exports); }
+
+NODE_API_MODULE(pmemcql_native, InitAddon)

@@ -1,0 +1,234 @@
+#include "pmem-pool.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "pmem-map.h"
+
+#ifndef MAP_SHARED_VALIDATE
+#define MAP_SHARED_VALIDATE 0x03
+#endif
+#ifndef MAP_SYNC
+#define MAP_SYNC 0x80000
+#endif
+
+namespace pmemcql {
+
+namespace {
+
+std::string lastPmemError() {
+  const char* m = pmemobj_errormsg();
+  return m && *m ? std::string(m) : std::string(strerror(errno));
+}
+
+// A write-through mapping with MAP_SYNC is only granted on DAX (real persistent memory): the
+// same probe libpmem uses, done here because libpmemobj does not expose its verdict.
+bool isDax(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return false;
+  if (S_ISCHR(st.st_mode)) return true;  // device DAX
+  int fd = ::open(path.c_str(), O_RDWR);
+  if (fd < 0) return false;
+  void* p = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED_VALIDATE | MAP_SYNC, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) return false;
+  munmap(p, 4096);
+  return true;
+}
+
+Durability detectMode(const std::string& path) {
+  const char* force = getenv("PMEM_IS_PMEM_FORCE");
+  if (force && atoi(force) == 1) return Durability::Emulated;
+  return isDax(path) ? Durability::Pmem : Durability::Disk;
+}
+
+// A create that crashed before libpmemobj wrote its header leaves a zero-filled file.
+bool headerIsZero(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return false;
+  char buf[4096];
+  ssize_t n = pread(fd, buf, sizeof buf, 0);
+  ::close(fd);
+  if (n <= 0) return n == 0;
+  for (ssize_t i = 0; i < n; i++)
+    if (buf[i] != 0) return false;
+  return true;
+}
+
+PMEMobjpool* createPool(const std::string& path, uint64_t size) {
+  if (size < PMEMOBJ_MIN_POOL)
+    throw PoolErr("BAD_OPTION", "pool_size must be at least " + std::to_string(PMEMOBJ_MIN_POOL) + " bytes, got " +
+                                    std::to_string(size));
+  // A sparse file: space is taken only as the pool fills (libpmemobj would fallocate it all).
+  int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+  if (fd < 0) throw PoolErr("POOL_OPEN", "cannot create pool file " + path + ": " + strerror(errno));
+  if (ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    int e = errno;
+    ::close(fd);
+    unlink(path.c_str());
+    throw PoolErr("POOL_OPEN", "cannot size pool file " + path + ": " + strerror(e));
+  }
+  ::close(fd);
+  PMEMobjpool* pop = pmemobj_create(path.c_str(), kLayoutName, 0, 0600);
+  if (!pop) {
+    std::string msg = lastPmemError();
+    unlink(path.c_str());
+    throw PoolErr("POOL_OPEN", "cannot create pool " + path + ": " + msg);
+  }
+  return pop;
+}
+
+}  // namespace
+
+Pool* Pool::open(const std::string& path, uint64_t size) {
+  struct stat st;
+  bool created = false;
+  PMEMobjpool* pop = nullptr;
+  if (stat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT) throw PoolErr("POOL_OPEN", "cannot stat pool file " + path + ": " + strerror(errno));
+    pop = createPool(path, size);
+    created = true;
+  } else {
+    pop = pmemobj_open(path.c_str(), kLayoutName);
+    if (!pop) {
+      int e = errno;
+      std::string msg = lastPmemError();
+      if (S_ISREG(st.st_mode) && headerIsZero(path)) {
+        pop = pmemobj_create(path.c_str(), kLayoutName, 0, 0600);
+        if (!pop) throw PoolErr("POOL_OPEN", "cannot create pool " + path + ": " + lastPmemError());
+        created = true;
+      } else if (msg.find("layout") != std::string::npos) {
+        throw PoolErr("POOL_LAYOUT", "pool " + path + " has another layout: " + msg);
+      } else if (e == EWOULDBLOCK || e == EAGAIN) {
+        throw PoolErr("POOL_BUSY", "pool " + path + " is open in another process");
+      } else {
+        throw PoolErr("POOL_OPEN", "cannot open pool " + path + ": " + msg);
+      }
+    }
+  }
+  Pool* pool = new Pool(pop, path);
+  try {
+    pool->initOrCheckRoot(created);
+  } catch (...) {
+    delete pool;
+    throw;
+  }
+  return pool;
+}
+
+Pool::Pool(PMEMobjpool* pop, std::string path) : pop_(pop), base_(reinterpret_cast<char*>(pop)), path_(std::move(path)) {
+  // Persistent statistics give `used` across restarts at the cost of one atomic add per alloc.
+  int stats = POBJ_STATS_ENABLED_PERSISTENT;
+  pmemobj_ctl_set(pop_, "stats.enabled", &stats);
+  struct stat st;
+  size_ = stat(path_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  mode_ = detectMode(path_);
+}
+
+Pool::~Pool() {
+  if (pop_) pmemobj_close(pop_);
+}
+
+uint64_t Pool::used() const {
+  size_t v = 0;
+  if (pmemobj_ctl_get(pop_, "stats.heap.curr_allocated", &v) != 0) return 0;
+  return v;
+}
+
+void Pool::initOrCheckRoot(bool created) {
+  size_t rootSize = pmemobj_root_size(pop_);
+  if (rootSize != 0 && rootSize != sizeof(PoolRoot))
+    throw PoolErr("POOL_LAYOUT", "pool " + path_ + " has a root object of " + std::to_string(rootSize) +
+                                     " bytes; this build expects " + std::to_string(sizeof(PoolRoot)));
+  PMEMoid rootOid = pmemobj_root(pop_, sizeof(PoolRoot));
+  if (OID_IS_NULL(rootOid)) throw PoolErr("POOL_OPEN", "cannot allocate the pool root: " + lastPmemError());
+  uuid_lo_ = rootOid.pool_uuid_lo;
+  root_ = at<PoolRoot>(rootOid.off);
+  if (root_->magic == 0 && root_->root_map == 0) {
+    // New pool, or a create interrupted before this transaction committed.
+    (void)created;
+    Tx tx(*this);
+    tx.run([&] {
+      tx.snapshot(rootOid.off, sizeof(PoolRoot));
+      root_->root_map = createMap(tx);
+      root_->layout_version = kLayoutVersion;
+      root_->leaf_cap = kLeafCap;
+      root_->inner_cap = kInnerCap;
+      root_->magic = kRootMagic;
+    });
+    return;
+  }
+  if (root_->magic != kRootMagic) throw PoolErr("POOL_CORRUPT", "pool " + path_ + " has no valid pmemcql root");
+  if (root_->layout_version != kLayoutVersion || root_->leaf_cap != kLeafCap || root_->inner_cap != kInnerCap)
+    throw PoolErr("POOL_LAYOUT", "pool " + path_ + " has layout version " + std::to_string(root_->layout_version) +
+                                     " (fanout " + std::to_string(root_->leaf_cap) + "/" +
+                                     std::to_string(root_->inner_cap) + "); this build reads version " +
+                                     std::to_string(kLayoutVersion) + " (fanout " + std::to_string(kLeafCap) + "/" +
+                                     std::to_string(kInnerCap) + ")");
+  if (!inBounds(root_->root_map, sizeof(MapHeader)) || at<MapHeader>(root_->root_map)->magic != kMapMagic)
+    throw PoolErr("POOL_CORRUPT", "pool " + path_ + ": root map is damaged");
+}
+
+[[noreturn]] void throwPoolFull(const Pool& pool) {
+  throw PoolErr("POOL_FULL", "pool " + pool.path() + " is full (pool_size = " + std::to_string(pool.size()) +
+                                 " bytes, " + std::to_string(pool.used()) +
+                                 " in use); raise pool_size or delete data; the write was not applied");
+}
+
+void Tx::begin() {
+  if (pmemobj_tx_begin(pool_.pop(), nullptr, TX_PARAM_NONE) != 0) {
+    std::string msg = lastPmemError();
+    pmemobj_tx_end();
+    throw PoolErr("TX_FAILED", "cannot begin a transaction: " + msg);
+  }
+  pmemobj_tx_set_failure_behavior(POBJ_TX_FAILURE_RETURN);
+  pool_.touched().clear();
+}
+
+void Tx::commit() {
+  pmemobj_tx_commit();
+  int err = pmemobj_tx_end();
+  pool_.touched().clear();
+  if (err == ENOMEM) throwPoolFull(pool_);
+  if (err != 0) throw PoolErr("TX_FAILED", "transaction failed: " + std::string(strerror(err)));
+}
+
+void Tx::abort() {
+  if (pmemobj_tx_stage() == TX_STAGE_WORK) pmemobj_tx_abort(ECANCELED);
+  pmemobj_tx_end();
+  pool_.touched().clear();
+}
+
+uint64_t Tx::alloc(size_t size, TypeNum type) {
+  PMEMoid oid = pmemobj_tx_xalloc(size, type, POBJ_XALLOC_NO_ABORT);
+  if (OID_IS_NULL(oid)) {
+    if (errno == ENOMEM) throwPoolFull(pool_);
+    throw PoolErr("TX_FAILED", "allocation of " + std::to_string(size) + " bytes failed: " + lastPmemError());
+  }
+  pool_.touched().add(oid.off, ~0ull, true);
+  return oid.off;
+}
+
+void Tx::free(uint64_t off) {
+  int r = pmemobj_tx_xfree(PMEMoid{pool_.uuidLo(), off}, POBJ_XFREE_NO_ABORT);
+  if (r != 0) {
+    if (r == ENOMEM || errno == ENOMEM) throwPoolFull(pool_);
+    throw PoolErr("TX_FAILED", "free failed: " + lastPmemError());
+  }
+}
+
+void Tx::addRange(uint64_t off, size_t size, uint64_t flags) {
+  int r = pmemobj_tx_xadd_range(PMEMoid{pool_.uuidLo(), off}, 0, size, POBJ_XADD_NO_ABORT | flags);
+  if (r != 0) {
+    if (r == ENOMEM || errno == ENOMEM) throwPoolFull(pool_);
+    throw PoolErr("TX_FAILED", "undo log failed: " + lastPmemError());
+  }
+}
+
+}  // namespace pmemcql

@@ -1,0 +1,128 @@
+// A pmemcql pool: one libpmemobj pool file (layout "pmemcql") holding a root object that names
+// the root map. Also the transaction wrapper every write goes through.
+#pragma once
+
+#include <libpmemobj.h>
+
+#include <cstdint>
+#include <string>
+
+#include "layout.h"
+#include "tx-objects.h"
+#include "pool-error.h"
+
+namespace pmemcql {
+
+enum class Durability { Pmem, Emulated, Disk };
+
+class Pool {
+ public:
+  /** Opens `path`, creating it with `size` bytes when absent. Throws PoolErr. */
+  static Pool* open(const std::string& path, uint64_t size);
+  ~Pool();
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
+
+  template <class T>
+  T* at(uint64_t off) const {
+    return reinterpret_cast<T*>(base_ + off);
+  }
+  /** True when [off, off+len) lies inside the pool's mapping. */
+  bool inBounds(uint64_t off, uint64_t len) const { return off >= 4096 && off <= size_ && len <= size_ - off; }
+
+  PMEMobjpool* pop() const { return pop_; }
+  uint64_t uuidLo() const { return uuid_lo_; }
+  uint64_t rootMap() const { return root()->root_map; }
+  PoolRoot* root() const { return root_; }
+  uint64_t size() const { return size_; }
+  uint64_t used() const;
+  Durability durability() const { return mode_; }
+  const std::string& path() const { return path_; }
+
+  /** Shared by transactions: what the running one has logged or allocated. */
+  TxObjects& touched() { return touched_; }
+
+ private:
+  Pool(PMEMobjpool* pop, std::string path);
+  void initOrCheckRoot(bool created);
+
+  PMEMobjpool* pop_;
+  char* base_;
+  uint64_t uuid_lo_ = 0;
+  uint64_t size_ = 0;
+  PoolRoot* root_ = nullptr;
+  Durability mode_ = Durability::Disk;
+  std::string path_;
+  TxObjects touched_;
+};
+
+/**
+ * One libpmemobj transaction, run without setjmp/longjmp (failure behaviour "return"), so C++
+ * unwinding stays sound: any PoolErr thrown inside is caught by run(), which aborts.
+ */
+class Tx {
+ public:
+  explicit Tx(Pool& pool) : pool_(pool) {}
+
+  /** Runs fn inside a transaction: commits, or aborts and rethrows. */
+  template <class Fn>
+  void run(Fn&& fn) {
+    begin();
+    try {
+      fn();
+    } catch (...) {
+      abort();
+      throw;
+    }
+    commit();
+  }
+
+  /** Allocates an uninitialised object; new objects need no snapshot. Throws POOL_FULL. */
+  uint64_t alloc(size_t size, TypeNum type);
+  void free(uint64_t off);
+  /** Logs a whole object (inner node, map header) once per transaction before it changes. */
+  void snapshot(uint64_t off, size_t size) {
+    if (pool_.touched().find(off)) return;
+    addRange(off, size, 0);
+    pool_.touched().add(off, ~0ull, false);
+  }
+  /** Logs part of an object (an entry blob); objects allocated in this transaction are skipped. */
+  void snapshotPart(uint64_t off, size_t size) {
+    TxObject* o = pool_.touched().find(off);
+    if (!o || !o->fresh) addRange(off, size, 0);
+  }
+  /** Before a leaf's header or order changes: logs those 72 bytes once, remembers free slots. */
+  void touchLeaf(uint64_t off, const Leaf* l) {
+    if (pool_.touched().find(off)) return;
+    addRange(off, kLeafOrderBytes, 0);
+    pool_.touched().add(off, freeSlots(l), false);
+  }
+  static uint64_t freeSlots(const Leaf* l) {
+    uint64_t used = 0;
+    for (int i = 0; i < l->h.n; i++) used |= 1ull << l->order[i];
+    return ~used & (kLeafCap == 64 ? ~0ull : (1ull << kLeafCap) - 1);
+  }
+  /** Slots of a touched leaf that may be written with no undo copy. */
+  uint64_t writableSlots(uint64_t leafOff) { return pool_.touched().find(leafOff)->freeAtStart; }
+  /** Before slot `s` of a touched leaf is written. */
+  void writeSlot(uint64_t leafOff, int s) {
+    const TxObject* o = pool_.touched().find(leafOff);
+    if (o->fresh) return;
+    uint64_t slotOff = leafOff + offsetof(Leaf, slot) + sizeof(LeafSlot) * s;
+    // A slot free at the start holds nothing an abort must restore: only flush it at commit.
+    addRange(slotOff, sizeof(LeafSlot), (o->freeAtStart >> s) & 1 ? POBJ_XADD_NO_SNAPSHOT : 0);
+  }
+  Pool& pool() { return pool_; }
+
+ private:
+  void begin();
+  void commit();
+  void abort();
+  void addRange(uint64_t off, size_t size, uint64_t flags);
+
+  Pool& pool_;
+};
+
+[[noreturn]] void throwPoolFull(const Pool& pool);
+
+}  // namespace pmemcql

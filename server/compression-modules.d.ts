@@ -1,0 +1,18 @@
+// Type declarations for the two pure-JS compression packages (they ship none).
+
+declare module 'lz4js' {
+  const lz4: {
+    compressBound(n: number): number;
+    /** Returns the compressed size, or 0 when it found nothing to compress. */
+    compressBlock(src: Uint8Array, dst: Uint8Array, sIndex: number, sLength: number, hashTable: Uint32Array): number;
+  };
+  export default lz4;
+}
+
+declare module 'snappyjs' {
+  const snappy: {
+    compress(input: Uint8Array): Uint8Array;
+    uncompress(input: Uint8Array, maxLength?: number): Uint8Array;
+  };
+  export default snappy;
+}

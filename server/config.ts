@@ -1,0 +1,226 @@
+// Server configuration: a YAML file with Cassandra-like names, overridden by environment
+// variables (PMEMCQL_<NAME>) and CLI flags. Invalid settings fail fast naming the key.
+
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+export interface ServerConfig {
+  cluster_name: string;
+  listen_address: string;
+  /** Address clients use; Cassandra's rpc_address. Defaults to listen_address. */
+  rpc_address: string;
+  native_transport_port: number;
+  /** Directory holding the default pool file (data_file_directories[0] in Cassandra). */
+  data_file_directories: string[];
+  /** Explicit pool file path; default `<data_file_directories[0]>/pmemcql.pool`. */
+  pool_path: string | undefined;
+  /** Pool size in bytes (accepts "1GiB", "512MiB"). */
+  pool_size: number;
+  data_center: string;
+  rack: string;
+  num_tokens: number;
+  authenticator: 'AllowAllAuthenticator' | 'PasswordAuthenticator';
+  authorizer: 'AllowAllAuthorizer' | 'CassandraAuthorizer';
+  native_transport_max_frame_size: number;
+  native_transport_max_requests_per_connection: number;
+  native_transport_max_concurrent_connections: number;
+  log_level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+}
+
+export const DEFAULT_CONFIG: ServerConfig = {
+  cluster_name: 'Test Cluster',
+  listen_address: '127.0.0.1',
+  rpc_address: '',
+  native_transport_port: 9042,
+  data_file_directories: ['./data'],
+  pool_path: undefined,
+  pool_size: 1024 * 1024 * 1024,
+  data_center: 'datacenter1',
+  rack: 'rack1',
+  num_tokens: 16,
+  authenticator: 'AllowAllAuthenticator',
+  authorizer: 'AllowAllAuthorizer',
+  native_transport_max_frame_size: 16 * 1024 * 1024,
+  native_transport_max_requests_per_connection: 2048,
+  native_transport_max_concurrent_connections: -1,
+  log_level: 'info',
+};
+
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`Invalid configuration for '${key}': ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1024 ** 4,
+  tib: 1024 ** 4,
+};
+
+function parseSize(key: string, v: unknown): number {
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return Math.floor(v);
+  if (typeof v === 'string') {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$/.exec(v);
+    const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+    if (m && unit !== undefined) return Math.floor(Number(m[1]) * unit);
+  }
+  throw new ConfigError(key, `expected a size such as 1073741824, "1GiB" or "512MiB", got ${JSON.stringify(v)}`);
+}
+
+function parseInteger(key: string, v: unknown, min: number, max: number): number {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(key, `expected an integer between ${min} and ${max}, got ${JSON.stringify(v)}`);
+  }
+  return n;
+}
+
+function parseString(key: string, v: unknown): string {
+  if (typeof v !== 'string' || v === '')
+    throw new ConfigError(key, `expected a non-empty string, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function parseChoice<T extends string>(key: string, v: unknown, choices: readonly T[]): T {
+  // Cassandra accepts fully qualified class names too.
+  const s = typeof v === 'string' ? v.replace(/^org\.apache\.cassandra\.auth\./, '') : v;
+  if (typeof s !== 'string' || !choices.includes(s as T)) {
+    throw new ConfigError(key, `expected one of ${choices.join(', ')}, got ${JSON.stringify(v)}`);
+  }
+  return s as T;
+}
+
+type Setter = (c: ServerConfig, v: unknown) => void;
+const SETTERS: Record<keyof ServerConfig, Setter> = {
+  cluster_name: (c, v) => {
+    c.cluster_name = parseString('cluster_name', v);
+  },
+  listen_address: (c, v) => {
+    c.listen_address = parseString('listen_address', v);
+  },
+  rpc_address: (c, v) => {
+    c.rpc_address = parseString('rpc_address', v);
+  },
+  native_transport_port: (c, v) => {
+    c.native_transport_port = parseInteger('native_transport_port', v, 0, 65535);
+  },
+  data_file_directories: (c, v) => {
+    const list = typeof v === 'string' ? [v] : v;
+    if (!Array.isArray(list) || list.length === 0 || !list.every((d) => typeof d === 'string' && d !== '')) {
+      throw new ConfigError('data_file_directories', `expected a list of directories, got ${JSON.stringify(v)}`);
+    }
+    c.data_file_directories = list as string[];
+  },
+  pool_path: (c, v) => {
+    c.pool_path = parseString('pool_path', v);
+  },
+  pool_size: (c, v) => {
+    c.pool_size = parseSize('pool_size', v);
+    if (c.pool_size < 8 * 1024 * 1024) throw new ConfigError('pool_size', 'must be at least 8MiB (PMDK minimum)');
+  },
+  data_center: (c, v) => {
+    c.data_center = parseString('data_center', v);
+  },
+  rack: (c, v) => {
+    c.rack = parseString('rack', v);
+  },
+  num_tokens: (c, v) => {
+    c.num_tokens = parseInteger('num_tokens', v, 1, 1024);
+  },
+  authenticator: (c, v) => {
+    c.authenticator = parseChoice('authenticator', v, ['AllowAllAuthenticator', 'PasswordAuthenticator'] as const);
+  },
+  authorizer: (c, v) => {
+    c.authorizer = parseChoice('authorizer', v, ['AllowAllAuthorizer', 'CassandraAuthorizer'] as const);
+  },
+  native_transport_max_frame_size: (c, v) => {
+    c.native_transport_max_frame_size = parseSize('native_transport_max_frame_size', v);
+  },
+  native_transport_max_requests_per_connection: (c, v) => {
+    c.native_transport_max_requests_per_connection = parseInteger(
+      'native_transport_max_requests_per_connection',
+      v,
+      1,
+      32768,
+    );
+  },
+  native_transport_max_concurrent_connections: (c, v) => {
+    c.native_transport_max_concurrent_connections = parseInteger(
+      'native_transport_max_concurrent_connections',
+      v,
+      -1,
+      1_000_000,
+    );
+  },
+  log_level: (c, v) => {
+    c.log_level = parseChoice('log_level', v, ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const);
+  },
+};
+
+/** Applies `settings` (from YAML, env or flags) onto `config`, rejecting unknown keys. */
+export function applySettings(config: ServerConfig, settings: Record<string, unknown>, origin: string): void {
+  for (const [key, value] of Object.entries(settings)) {
+    if (value === undefined || value === null) continue;
+    const setter = SETTERS[key as keyof ServerConfig];
+    if (!setter) throw new ConfigError(key, `unknown setting (in ${origin})`);
+    setter(config, value);
+  }
+}
+
+export interface ConfigSources {
+  /** Path of the YAML file, if any. */
+  file?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  /** Settings from CLI flags, already keyed by setting name. */
+  flags?: Record<string, unknown>;
+}
+
+export function loadConfig(sources: ConfigSources = {}): ServerConfig {
+  const config: ServerConfig = { ...DEFAULT_CONFIG, data_file_directories: [...DEFAULT_CONFIG.data_file_directories] };
+  if (sources.file) {
+    let parsed: unknown;
+    try {
+      parsed = parseYaml(readFileSync(sources.file, 'utf8'));
+    } catch (e) {
+      throw new ConfigError('config', `cannot read ${sources.file}: ${(e as Error).message}`);
+    }
+    if (parsed !== null && parsed !== undefined) {
+      if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw new ConfigError('config', `${sources.file} must hold a mapping of settings`);
+      }
+      applySettings(config, parsed as Record<string, unknown>, sources.file);
+    }
+  }
+  const env = sources.env ?? {};
+  const fromEnv: Record<string, unknown> = {};
+  for (const key of Object.keys(SETTERS)) {
+    const v = env[`PMEMCQL_${key.toUpperCase()}`];
+    if (v !== undefined) fromEnv[key] = key === 'data_file_directories' ? v.split(',') : v;
+  }
+  applySettings(config, fromEnv, 'environment');
+  applySettings(config, sources.flags ?? {}, 'command line');
+  if (!config.rpc_address) config.rpc_address = config.listen_address;
+  return config;
+}
+
+/** The pool file the server opens. */
+export function poolPath(config: ServerConfig): string {
+  return resolve(config.pool_path ?? `${config.data_file_directories[0]}/pmemcql.pool`);
+}

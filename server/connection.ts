@@ -1,0 +1,772 @@
+// One client socket: cuts frames (v3/v4) or segments (v5 after STARTUP) out of the bytes,
+// runs the connection state machine (OPTIONS/STARTUP -> [AUTH_RESPONSE...] -> requests),
+// hands requests to the QueryHandler and writes every response produced in one event-loop
+// turn with a single socket write. Responses may leave out of order (per stream id).
+
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { AuthenticationError, CqlError, InvalidRequest, ProtocolError, ServerError } from '../cql/errors.js';
+import type { ClientState, QueryHandler, ResultMessage, ServerEvent } from '../cql/query-handler.js';
+import type { Authenticator, SaslNegotiator, SaslStep } from './authenticator.js';
+import { ByteReader } from './byte-reader.js';
+import { ByteWriter } from './byte-writer.js';
+import { writeError } from './error-encoder.js';
+import {
+  type BodyCompressor,
+  beginFrame,
+  beginV2Frame,
+  endFrame,
+  endV2Frame,
+  HEADER_LENGTH,
+  HeaderFlag,
+  RESPONSE_BIT,
+  VERSION_MASK,
+} from './frame-codec.js';
+import { lz4CompressBody, lz4DecompressBody } from './lz4-compression.js';
+import { isRequestOpcode, Opcode, opcodeName } from './opcode.js';
+import { isSupportedVersion, refusalVersion, unsupportedVersionMessage } from './protocol-version.js';
+import {
+  decodeAuthResponse,
+  decodeBatch,
+  decodeExecute,
+  decodePrepare,
+  decodeQuery,
+  decodeRegister,
+  decodeStartup,
+} from './request-decoder.js';
+import { writeAuthenticate, writeAuthToken, writeEvent, writeResult, writeSupported } from './response-encoder.js';
+import { decodeSegment, encodeSegments } from './segment-codec.js';
+import { snappyCompressBody, snappyDecompressBody } from './snappy-compression.js';
+
+/** What system_views.clients shows about a connection. */
+export interface ConnectionInfo {
+  readonly id: number;
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  /** Undefined until STARTUP. */
+  readonly protocolVersion: number | undefined;
+  readonly driverName: string | undefined;
+  readonly driverVersion: string | undefined;
+  readonly compression: string | undefined;
+  readonly keyspace: string | undefined;
+  readonly user: string | undefined;
+  readonly requests: number;
+  readonly connectedAt: Date;
+}
+
+export interface ConnectionOptions {
+  id: number;
+  socket: Socket;
+  handler: QueryHandler;
+  authenticator: Authenticator;
+  logger: Logger;
+  maxFrameBytes: number;
+  maxInFlight: number;
+  onClose: (connection: Connection) => void;
+}
+
+const Stage = { INITIAL: 0, AUTHENTICATING: 1, READY: 2 } as const;
+type StageValue = (typeof Stage)[keyof typeof Stage];
+
+export const SUPPORTED_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['CQL_VERSION', ['3.4.7']],
+  ['COMPRESSION', ['lz4', 'snappy']],
+  ['PROTOCOL_VERSIONS', ['3/v3', '4/v4', '5/v5']],
+]);
+
+/** Grace period for a peer to read our last bytes before the socket is destroyed. */
+const CLOSE_GRACE_MS = 2000;
+
+type Decompressor = (body: Buffer, maxLength: number) => Buffer;
+
+export class Connection implements ConnectionInfo {
+  readonly id: number;
+  readonly remoteAddress: string;
+  readonly remotePort: number;
+  readonly connectedAt = new Date();
+  driverName: string | undefined;
+  driverVersion: string | undefined;
+  compression: string | undefined;
+  requests = 0;
+
+  private readonly socket: Socket;
+  private readonly handler: QueryHandler;
+  private readonly authenticator: Authenticator;
+  private readonly log: Logger;
+  private readonly maxFrameBytes: number;
+  private readonly maxInFlight: number;
+  private readonly onCloseCallback: (connection: Connection) => void;
+
+  private stage: StageValue = Stage.INITIAL;
+  /** Negotiated by STARTUP; 0 before. */
+  private version = 0;
+  private state: ClientState | undefined;
+  private negotiator: SaslNegotiator | undefined;
+  private readonly events = new Set<string>();
+
+  // Input: bytes of an incomplete frame/segment wait in `pending` until `needed` are there.
+  private readonly pending: Buffer[] = [];
+  private pendingLength = 0;
+  private needed = 0;
+  /** Bytes of an oversized v3/v4 frame still to skip. */
+  private discardRemaining = 0;
+  private segments = false;
+  private lz4Segments = false;
+  private compressBody: BodyCompressor | undefined;
+  private decompressBody: Decompressor | undefined;
+  // A v5 envelope spread over non-self-contained segments.
+  private largeParts: Buffer[] | undefined;
+  private largeReceived = 0;
+  private largeTotal = 0;
+  private largeDiscard = false;
+  private readonly reader = new ByteReader(Buffer.alloc(0));
+
+  // Output: frames of this turn, written once by flush().
+  private readonly out = new ByteWriter();
+  private readonly envelopeEnds: number[] = [];
+  private flushScheduled = false;
+
+  // Flow control and lifecycle.
+  private inFlight = 0;
+  private readPaused = false;
+  private writeBlocked = false;
+  /** No more input is processed (fatal error or server shutdown). */
+  private closing = false;
+  private ended = false;
+  private closed = false;
+  private shutdownWaiters: (() => void)[] = [];
+
+  constructor(o: ConnectionOptions) {
+    this.id = o.id;
+    this.socket = o.socket;
+    this.handler = o.handler;
+    this.authenticator = o.authenticator;
+    this.maxFrameBytes = o.maxFrameBytes;
+    this.maxInFlight = o.maxInFlight;
+    this.onCloseCallback = o.onClose;
+    this.remoteAddress = o.socket.remoteAddress ?? '';
+    this.remotePort = o.socket.remotePort ?? 0;
+    this.log = o.logger.child({ conn: o.id, remote: `${this.remoteAddress}:${this.remotePort}` });
+    o.socket.setNoDelay(true);
+    o.socket.on('data', this.onData);
+    o.socket.on('drain', this.onDrain);
+    o.socket.on('error', this.onError);
+    o.socket.on('close', this.onSocketClose);
+  }
+
+  get protocolVersion(): number | undefined {
+    return this.version === 0 ? undefined : this.version;
+  }
+
+  get keyspace(): string | undefined {
+    return this.state?.keyspace;
+  }
+
+  get user(): string | undefined {
+    return this.state?.user;
+  }
+
+  /** Pushes a server event if this connection REGISTERed for its type (stream id -1). */
+  pushEvent(event: ServerEvent): void {
+    if (this.closing || this.closed || !this.events.has(event.type)) return;
+    try {
+      const mark = beginFrame(this.out, this.version, -1, Opcode.EVENT);
+      writeEvent(this.out, event);
+      this.finishFrame(mark);
+      this.scheduleFlush();
+    } catch (e) {
+      this.log.error({ err: e }, 'cannot encode event');
+    }
+  }
+
+  /** Stops reading, lets in-flight requests finish and their responses go out, then closes. */
+  shutdown(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const done = new Promise<void>((resolve) => this.shutdownWaiters.push(resolve));
+    this.closing = true;
+    this.socket.pause();
+    if (this.inFlight === 0) this.endSocket();
+    return done;
+  }
+
+  /** Closes at once, dropping unsent responses. */
+  destroy(): void {
+    this.closing = true;
+    this.socket.destroy();
+  }
+
+  // ---- socket events (bound once; every handler is guarded so a bad client cannot crash us)
+
+  private readonly onData = (chunk: Buffer): void => {
+    if (this.closing) return;
+    try {
+      this.receive(chunk);
+    } catch (e) {
+      this.log.error({ err: e }, 'unexpected error while reading from the client; closing');
+      this.socket.destroy();
+      return;
+    }
+    this.flush();
+  };
+
+  private readonly onDrain = (): void => {
+    this.writeBlocked = false;
+    this.updateReading();
+  };
+
+  private readonly onError = (e: Error): void => {
+    this.log.debug({ err: e }, 'socket error');
+  };
+
+  private readonly onSocketClose = (): void => {
+    this.closed = true;
+    this.closing = true;
+    this.log.debug('connection closed');
+    try {
+      this.onCloseCallback(this);
+    } finally {
+      for (const w of this.shutdownWaiters) w();
+      this.shutdownWaiters = [];
+    }
+  };
+
+  private readonly flushNow = (): void => {
+    this.flushScheduled = false;
+    try {
+      this.flush();
+    } catch (e) {
+      this.log.error({ err: e }, 'flush failed');
+      this.socket.destroy();
+    }
+  };
+
+  // ---- input
+
+  private receive(chunk: Buffer): void {
+    let buf: Buffer;
+    if (this.pendingLength === 0) {
+      buf = chunk;
+    } else {
+      this.pending.push(chunk);
+      this.pendingLength += chunk.length;
+      if (this.pendingLength < this.needed) return;
+      buf = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingLength);
+      this.pending.length = 0;
+      this.pendingLength = 0;
+    }
+    let off = 0;
+    // STARTUP in v5 switches the framing in the middle of a chunk: go on with the other decoder.
+    for (;;) {
+      const segments = this.segments;
+      off = segments ? this.readSegments(buf, off) : this.readFrames(buf, off);
+      if (this.closing || this.segments === segments || off >= buf.length) break;
+    }
+    if (!this.closing && off < buf.length) {
+      this.pending.push(buf.subarray(off));
+      this.pendingLength = buf.length - off;
+    }
+  }
+
+  /** v3/v4 framing (and v5 before STARTUP). Returns the offset of the first unconsumed byte. */
+  private readFrames(buf: Buffer, off: number): number {
+    for (;;) {
+      if (this.discardRemaining > 0) {
+        const skip = Math.min(this.discardRemaining, buf.length - off);
+        this.discardRemaining -= skip;
+        off += skip;
+      }
+      const available = buf.length - off;
+      if (available === 0) {
+        this.needed = 0;
+        return off;
+      }
+      const first = buf[off]!;
+      const version = first & VERSION_MASK;
+      if (!isSupportedVersion(version)) {
+        const streamBytes = version === 1 || version === 2 ? 3 : 4;
+        if (available < streamBytes) {
+          this.needed = streamBytes;
+          return off;
+        }
+        this.refuseVersion(version, version === 1 || version === 2 ? buf[off + 2]! : buf.readInt16BE(off + 2));
+        return buf.length;
+      }
+      if (available < HEADER_LENGTH) {
+        this.needed = HEADER_LENGTH;
+        return off;
+      }
+      const flags = buf[off + 1]!;
+      const stream = buf.readInt16BE(off + 2);
+      const opcode = buf[off + 4]!;
+      const length = buf.readUInt32BE(off + 5);
+      const total = HEADER_LENGTH + length;
+      if (total > this.maxFrameBytes) {
+        // Cassandra's answer: InvalidRequest on the frame's stream, then skip the body.
+        this.sendError(
+          stream,
+          this.version || version,
+          new InvalidRequest(
+            `Request is too big: length ${total} exceeds maximum allowed length ${this.maxFrameBytes}.`,
+          ),
+        );
+        this.discardRemaining = total;
+        continue;
+      }
+      if (available < total) {
+        this.needed = total;
+        return off;
+      }
+      const bodyStart = off + HEADER_LENGTH;
+      off += total;
+      this.handleEnvelope(version, flags, stream, opcode, buf, bodyStart, off, (first & RESPONSE_BIT) !== 0);
+      if (this.closing || this.segments) return off;
+    }
+  }
+
+  /** v5 framing after STARTUP. */
+  private readSegments(buf: Buffer, off: number): number {
+    while (!this.closing) {
+      if (off >= buf.length) {
+        this.needed = 0;
+        return off;
+      }
+      let segment: ReturnType<typeof decodeSegment>;
+      try {
+        segment = decodeSegment(buf, off, this.lz4Segments, `[conn ${this.id}]`);
+      } catch (e) {
+        this.log.warn({ err: e }, 'corrupt segment; closing');
+        this.sendError(0, this.version, e);
+        if (!this.closing) this.fatal(undefined);
+        return buf.length;
+      }
+      if (typeof segment === 'number') {
+        this.needed = segment;
+        return off;
+      }
+      off += segment.wireLength;
+      if (segment.selfContained) this.readContainedEnvelopes(segment.payload);
+      else this.readLargeEnvelopePart(segment.payload);
+    }
+    return buf.length;
+  }
+
+  private readContainedEnvelopes(payload: Buffer): void {
+    let at = 0;
+    while (at < payload.length && !this.closing) {
+      if (payload.length - at < HEADER_LENGTH) {
+        this.fatal(new ProtocolError('Truncated envelope header in a self-contained segment', true));
+        return;
+      }
+      const total = HEADER_LENGTH + payload.readUInt32BE(at + 5);
+      if (total > payload.length - at) {
+        this.fatal(new ProtocolError('Envelope crosses the end of a self-contained segment', true));
+        return;
+      }
+      const first = payload[at]!;
+      this.handleEnvelope(
+        first & VERSION_MASK,
+        payload[at + 1]!,
+        payload.readInt16BE(at + 2),
+        payload[at + 4]!,
+        payload,
+        at + HEADER_LENGTH,
+        at + total,
+        (first & RESPONSE_BIT) !== 0,
+      );
+      at += total;
+    }
+  }
+
+  private readLargeEnvelopePart(payload: Buffer): void {
+    if (this.largeParts === undefined) {
+      if (payload.length < HEADER_LENGTH) {
+        this.fatal(new ProtocolError('Truncated envelope header in the first segment of a large envelope', true));
+        return;
+      }
+      this.largeTotal = HEADER_LENGTH + payload.readUInt32BE(5);
+      this.largeParts = [];
+      this.largeReceived = 0;
+      this.largeDiscard = this.largeTotal > this.maxFrameBytes;
+      if (this.largeDiscard) {
+        this.sendError(
+          payload.readInt16BE(2),
+          this.version,
+          new InvalidRequest(
+            `Request is too big: length ${this.largeTotal} exceeds maximum allowed length ${this.maxFrameBytes}.`,
+          ),
+        );
+      }
+    }
+    this.largeReceived += payload.length;
+    if (!this.largeDiscard) this.largeParts.push(payload);
+    if (this.largeReceived > this.largeTotal) {
+      this.fatal(new ProtocolError('Segments of a large envelope exceed its announced length', true));
+      return;
+    }
+    if (this.largeReceived < this.largeTotal) return;
+    const parts = this.largeParts;
+    this.largeParts = undefined;
+    if (this.largeDiscard) return;
+    const envelope = parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.largeTotal);
+    const first = envelope[0]!;
+    this.handleEnvelope(
+      first & VERSION_MASK,
+      envelope[1]!,
+      envelope.readInt16BE(2),
+      envelope[4]!,
+      envelope,
+      HEADER_LENGTH,
+      envelope.length,
+      (first & RESPONSE_BIT) !== 0,
+    );
+  }
+
+  // ---- requests
+
+  private handleEnvelope(
+    version: number,
+    flags: number,
+    stream: number,
+    opcode: number,
+    buf: Buffer,
+    bodyStart: number,
+    bodyEnd: number,
+    fromServer: boolean,
+  ): void {
+    this.requests++;
+    const replyVersion = this.version || version;
+    try {
+      if (this.version !== 0 && version !== this.version) {
+        throw new ProtocolError(
+          `Invalid message version. Got v${version} but previous messages on this connection had version v${this.version}`,
+        );
+      }
+      if (fromServer || !isRequestOpcode(opcode)) throw wrongOpcode(opcode, fromServer);
+      const r = this.reader.reset(buf, bodyStart, bodyEnd);
+      if (flags & HeaderFlag.COMPRESSION && !this.segments) {
+        if (this.decompressBody === undefined) {
+          throw new ProtocolError('Received a compressed frame but no compression was negotiated');
+        }
+        r.reset(this.decompressBody(buf.subarray(bodyStart, bodyEnd), this.maxFrameBytes));
+      }
+      if (flags & HeaderFlag.CUSTOM_PAYLOAD) {
+        if (version < 4)
+          throw new ProtocolError('Received frame with CUSTOM_PAYLOAD flag for native protocol version < 4');
+        r.skipBytesMap();
+      }
+      this.checkStage(opcode);
+      this.dispatch(version, stream, opcode, r);
+    } catch (e) {
+      this.sendError(stream, replyVersion, e);
+    }
+  }
+
+  private checkStage(opcode: number): void {
+    const stage = this.stage;
+    if (stage === Stage.READY) {
+      if (opcode === Opcode.STARTUP) {
+        throw new ProtocolError('Unexpected message STARTUP, the connection is already initialized');
+      }
+      if (opcode === Opcode.AUTH_RESPONSE) {
+        throw new ProtocolError('Unexpected message AUTH_RESPONSE, the connection is already authenticated');
+      }
+    } else if (stage === Stage.INITIAL) {
+      if (opcode !== Opcode.STARTUP && opcode !== Opcode.OPTIONS) {
+        throw new ProtocolError(`Unexpected message ${opcodeName(opcode)}, expecting STARTUP or OPTIONS`);
+      }
+    } else if (opcode !== Opcode.AUTH_RESPONSE && opcode !== Opcode.OPTIONS) {
+      throw new ProtocolError(`Unexpected message ${opcodeName(opcode)}, expecting SASL_RESPONSE`);
+    }
+  }
+
+  private dispatch(version: number, stream: number, opcode: number, r: ByteReader): void {
+    switch (opcode) {
+      case Opcode.QUERY: {
+        const q = decodeQuery(r, version);
+        this.complete(stream, this.handler.query(this.state!, q.query, q.options));
+        return;
+      }
+      case Opcode.EXECUTE: {
+        const x = decodeExecute(r, version);
+        this.complete(stream, this.handler.execute(this.state!, x.id, x.resultMetadataId, x.options));
+        return;
+      }
+      case Opcode.PREPARE: {
+        const p = decodePrepare(r, version);
+        this.complete(stream, this.handler.prepare(this.state!, p.query, p.keyspace));
+        return;
+      }
+      case Opcode.BATCH:
+        this.complete(stream, this.handler.batch(this.state!, decodeBatch(r, version)));
+        return;
+      case Opcode.OPTIONS: {
+        const mark = beginFrame(this.out, version, stream, Opcode.SUPPORTED);
+        writeSupported(this.out, SUPPORTED_OPTIONS);
+        this.finishFrame(mark);
+        return;
+      }
+      case Opcode.STARTUP:
+        this.startup(version, stream, r);
+        return;
+      case Opcode.REGISTER: {
+        for (const t of decodeRegister(r)) this.events.add(t);
+        const mark = beginFrame(this.out, version, stream, Opcode.READY);
+        this.finishFrame(mark);
+        return;
+      }
+      case Opcode.AUTH_RESPONSE:
+        this.authResponse(stream, decodeAuthResponse(r));
+        return;
+    }
+  }
+
+  private startup(version: number, stream: number, r: ByteReader): void {
+    const options = decodeStartup(r);
+    if (options.get('CQL_VERSION') === undefined) {
+      throw new ProtocolError('Missing value CQL_VERSION in STARTUP message');
+    }
+    let compression = options.get('COMPRESSION')?.toLowerCase();
+    if (compression === '') compression = undefined;
+    if (compression === 'snappy') {
+      if (version >= 5) throw new ProtocolError('Snappy compression is not supported in protocol V5');
+    } else if (compression !== undefined && compression !== 'lz4') {
+      throw new ProtocolError(`Unknown compression algorithm: ${compression}`);
+    }
+    this.version = version;
+    this.compression = compression;
+    this.driverName = options.get('DRIVER_NAME');
+    this.driverVersion = options.get('DRIVER_VERSION');
+    this.state = {
+      keyspace: undefined,
+      user: undefined,
+      protocolVersion: version,
+      remoteAddress: this.remoteAddress,
+      remotePort: this.remotePort,
+    };
+    let mark: number;
+    if (this.authenticator.requireAuthentication()) {
+      this.negotiator = this.authenticator.newSaslNegotiator(this);
+      this.stage = Stage.AUTHENTICATING;
+      mark = beginFrame(this.out, version, stream, Opcode.AUTHENTICATE);
+      writeAuthenticate(this.out, this.authenticator.className);
+    } else {
+      this.stage = Stage.READY;
+      mark = beginFrame(this.out, version, stream, Opcode.READY);
+    }
+    // The STARTUP response itself is neither compressed nor in a segment.
+    endFrame(this.out, mark);
+    if (version >= 5) {
+      this.flush();
+      this.segments = true;
+      this.lz4Segments = compression === 'lz4';
+    } else if (compression === 'lz4') {
+      this.compressBody = lz4CompressBody;
+      this.decompressBody = lz4DecompressBody;
+    } else if (compression === 'snappy') {
+      this.compressBody = snappyCompressBody;
+      this.decompressBody = snappyDecompressBody;
+    }
+    this.log.debug({ version, compression, driver: this.driverName }, 'startup');
+  }
+
+  private authResponse(stream: number, token: Buffer | null): void {
+    const negotiator = this.negotiator ?? this.authenticator.newSaslNegotiator(this);
+    this.negotiator = negotiator;
+    let step: SaslStep | Promise<SaslStep>;
+    try {
+      step = negotiator.evaluateResponse(token);
+    } catch (e) {
+      this.authFailed(stream, e);
+      return;
+    }
+    if (step instanceof Promise) {
+      this.inFlight++;
+      this.updateReading();
+      step.then(
+        (s) => this.asyncAuthDone(stream, s, undefined),
+        (e) => this.asyncAuthDone(stream, undefined, e ?? new AuthenticationError('Authentication failed')),
+      );
+    } else {
+      this.authStep(stream, step);
+    }
+  }
+
+  private asyncAuthDone(stream: number, step: SaslStep | undefined, err: unknown): void {
+    this.inFlight--;
+    if (!this.closed) {
+      if (step !== undefined) this.authStep(stream, step);
+      else this.authFailed(stream, err);
+      this.scheduleFlush();
+    }
+    this.afterAsync();
+  }
+
+  private authStep(stream: number, step: SaslStep): void {
+    if ('challenge' in step) {
+      const mark = beginFrame(this.out, this.version, stream, Opcode.AUTH_CHALLENGE);
+      writeAuthToken(this.out, step.challenge);
+      this.finishFrame(mark);
+      return;
+    }
+    this.state!.user = step.user;
+    this.stage = Stage.READY;
+    this.negotiator = undefined;
+    const mark = beginFrame(this.out, this.version, stream, Opcode.AUTH_SUCCESS);
+    writeAuthToken(this.out, step.token);
+    this.finishFrame(mark);
+  }
+
+  private authFailed(stream: number, e: unknown): void {
+    // A fresh negotiator for the next attempt.
+    this.negotiator = undefined;
+    this.sendError(stream, this.version, e);
+  }
+
+  private complete(stream: number, result: ResultMessage | Promise<ResultMessage>): void {
+    if (result instanceof Promise) {
+      this.inFlight++;
+      this.updateReading();
+      result.then(
+        (res) => this.asyncDone(stream, res, undefined),
+        (e) => this.asyncDone(stream, undefined, e ?? new ServerError('request failed')),
+      );
+    } else {
+      this.writeResult(stream, result);
+    }
+  }
+
+  private asyncDone(stream: number, result: ResultMessage | undefined, err: unknown): void {
+    this.inFlight--;
+    if (!this.closed) {
+      if (result !== undefined) this.writeResult(stream, result);
+      else this.sendError(stream, this.version, err);
+      this.scheduleFlush();
+    }
+    this.afterAsync();
+  }
+
+  private afterAsync(): void {
+    if (this.closing) {
+      if (this.inFlight === 0 && !this.ended) this.endSocket();
+    } else {
+      this.updateReading();
+    }
+  }
+
+  // ---- output
+
+  private writeResult(stream: number, result: ResultMessage): void {
+    const mark = beginFrame(this.out, this.version, stream, Opcode.RESULT);
+    try {
+      writeResult(this.out, result, this.version);
+    } catch (e) {
+      this.out.truncate(mark);
+      this.sendError(stream, this.version, e);
+      return;
+    }
+    if (result.kind === 'set_keyspace') this.state!.keyspace = result.keyspace;
+    this.finishFrame(mark);
+  }
+
+  private sendError(stream: number, version: number, err: unknown): void {
+    let e: CqlError;
+    if (err instanceof CqlError) {
+      e = err;
+    } else {
+      const message = err instanceof Error ? err.message : String(err);
+      this.log.error({ err }, 'unexpected error while serving a request');
+      e = new ServerError(message);
+    }
+    const mark = beginFrame(this.out, version, stream, Opcode.ERROR);
+    writeError(this.out, e, version);
+    this.finishFrame(mark);
+    if (e instanceof ProtocolError && e.fatal) this.fatal(undefined);
+  }
+
+  /** Refuses an unsupported version in a framing the client can read, then closes. */
+  private refuseVersion(version: number, stream: number): void {
+    const replyVersion = refusalVersion(version);
+    const e = new ProtocolError(unsupportedVersionMessage(version), true);
+    this.log.debug({ version }, 'unsupported protocol version');
+    if (replyVersion < 3) {
+      const mark = beginV2Frame(this.out, replyVersion, stream, Opcode.ERROR);
+      writeError(this.out, e, replyVersion);
+      endV2Frame(this.out, mark);
+    } else {
+      const mark = beginFrame(this.out, replyVersion, stream, Opcode.ERROR);
+      writeError(this.out, e, replyVersion);
+      endFrame(this.out, mark);
+    }
+    this.fatal(undefined);
+  }
+
+  /** The byte stream cannot be trusted any more: send what is queued (plus `e`), then close. */
+  private fatal(e: ProtocolError | undefined): void {
+    if (e !== undefined) {
+      this.sendError(0, this.version, e);
+      return; // sendError comes back here for the fatal error
+    }
+    this.closing = true;
+    this.pending.length = 0;
+    this.pendingLength = 0;
+    this.endSocket();
+  }
+
+  private finishFrame(mark: number): void {
+    endFrame(this.out, mark, this.segments ? undefined : this.compressBody);
+    if (this.segments) this.envelopeEnds.push(this.out.mark);
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(this.flushNow);
+  }
+
+  private flush(): void {
+    if (this.closed || this.out.length === 0) return;
+    let data: Buffer;
+    if (this.segments) {
+      data = encodeSegments(this.out.view(0, this.out.mark), this.envelopeEnds, this.lz4Segments);
+      this.out.reset();
+      this.envelopeEnds.length = 0;
+    } else {
+      data = this.out.take();
+    }
+    if (!this.socket.write(data)) {
+      this.writeBlocked = true;
+      this.updateReading();
+    }
+  }
+
+  private endSocket(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.flush();
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS).unref();
+  }
+
+  /** Reads only while in-flight requests are under the limit and the socket drains. */
+  private updateReading(): void {
+    if (this.closing) return;
+    const pause = this.inFlight >= this.maxInFlight || this.writeBlocked;
+    if (pause && !this.readPaused) {
+      this.readPaused = true;
+      this.socket.pause();
+    } else if (!pause && this.readPaused) {
+      this.readPaused = false;
+      this.socket.resume();
+    }
+  }
+}
+
+function wrongOpcode(opcode: number, fromServer: boolean): ProtocolError {
+  const name = opcodeName(opcode);
+  if (name === undefined) return new ProtocolError(`Unknown opcode ${opcode}`);
+  const expected = isRequestOpcode(opcode) ? 'REQUEST' : 'RESPONSE';
+  const got = fromServer ? 'RESPONSE' : 'REQUEST';
+  return new ProtocolError(
+    `Wrong protocol direction (expected ${expected}, got ${got}) for opcode ${opcode} (${name})`,
+  );
+}

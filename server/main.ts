@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// pmemcql server entry point: configuration, storage, schema, CQL handler, native transport.
+
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Command } from 'commander';
+import { CqlQueryHandler } from '../cql/cql-query-handler.js';
+import type { ExecutionContext } from '../cql/execution/cql-statement.js';
+import { SchemaStore } from '../cql/execution/schema-store.js';
+import { SchemaCatalog } from '../cql/schema/schema-catalog.js';
+import { evenTokens, type NodeInfo, RELEASE_VERSION } from '../cql/system/node-info.js';
+import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
+import { SystemRows } from '../cql/system/system-rows.js';
+import type { RowObject } from '../cql/system/virtual-table.js';
+import { StorageEngine } from '../storage/storage-engine.js';
+import { ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { NativeServer } from './native-server.js';
+
+const PROTOCOL_VERSIONS = ['3/v3', '4/v4', '5/v5'];
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function parseArgs(argv: string[]): { file: string | undefined; flags: Record<string, unknown> } {
+  const program = new Command()
+    .name('pmemcql')
+    .description('Cassandra-compatible CQL server on a persistent-memory tree')
+    .version(packageVersion())
+    .option('-c, --config <file>', 'YAML configuration file (Cassandra-like names)')
+    .option('--listen-address <address>', 'address to listen on (listen_address)')
+    .option('-p, --port <port>', 'native transport port (native_transport_port)')
+    .option('-d, --data <dir>', 'data directory holding the pool (data_file_directories)')
+    .option('--pool-path <file>', 'explicit pool file, e.g. on a DAX filesystem or /dev/shm (pool_path)')
+    .option('--pool-size <size>', 'pool size when created, e.g. 4GiB (pool_size)')
+    .option('--cluster-name <name>', 'cluster_name')
+    .option('--log-level <level>', 'trace|debug|info|warn|error');
+  program.parse(argv);
+  const o = program.opts<Record<string, string | undefined>>();
+  return {
+    file: o.config,
+    flags: {
+      listen_address: o.listenAddress,
+      native_transport_port: o.port,
+      data_file_directories: o.data ? [o.data] : undefined,
+      pool_path: o.poolPath,
+      pool_size: o.poolSize,
+      cluster_name: o.clusterName,
+      log_level: o.logLevel,
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let config: ServerConfig;
+  try {
+    const args = parseArgs(process.argv);
+    config = loadConfig({ file: args.file, env: process.env, flags: args.flags });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const logger = createLogger(config.log_level);
+  const path = poolPath(config);
+  mkdirSync(dirname(path), { recursive: true });
+
+  const openStart = performance.now();
+  const storage = StorageEngine.open({ path, size: config.pool_size });
+  const openMs = performance.now() - openStart;
+
+  const catalog = new SchemaCatalog();
+  for (const ks of buildSystemKeyspaces()) catalog.putKeyspace(ks, true);
+  const schemaStore = new SchemaStore(storage, catalog);
+  const userKeyspaces = schemaStore.load();
+  const node: NodeInfo = {
+    hostId: await schemaStore.hostId(),
+    clusterName: config.cluster_name,
+    dataCenter: config.data_center,
+    rack: config.rack,
+    listenAddress: config.listen_address,
+    rpcAddress: config.rpc_address,
+    nativePort: config.native_transport_port,
+    tokens: evenTokens(config.num_tokens),
+    nativeProtocolVersion: 5,
+  };
+
+  let server: NativeServer | undefined;
+  const clients = (): RowObject[] =>
+    (server?.connections ?? []).map((c) => ({
+      address: c.remoteAddress,
+      port: c.remotePort,
+      client_options: null,
+      connection_stage: c.protocolVersion === undefined ? 'connecting' : 'ready',
+      driver_name: c.driverName ?? null,
+      driver_version: c.driverVersion ?? null,
+      hostname: c.remoteAddress,
+      protocol_version: c.protocolVersion ?? null,
+      request_count: BigInt(c.requests),
+      ssl_cipher_suite: null,
+      ssl_enabled: false,
+      ssl_protocol: null,
+      username: c.user ?? 'anonymous',
+      keyspace_name: c.keyspace ?? null,
+    }));
+  const systemRows = new SystemRows({
+    catalog,
+    node,
+    clients,
+    settings: () => ({ ...config }),
+    sizeEstimates: () => [],
+  });
+  let handler: CqlQueryHandler | undefined;
+  const ctx: ExecutionContext = {
+    catalog,
+    systemRows,
+    storage,
+    schemaStore,
+    node,
+    logger,
+    emit: (event) => handler?.emit(event),
+  };
+  handler = new CqlQueryHandler(ctx);
+  storage.startGc();
+
+  server = new NativeServer({
+    handler,
+    logger,
+    host: config.listen_address,
+    port: config.native_transport_port,
+    limits: {
+      maxFrameBytes: config.native_transport_max_frame_size,
+      maxInFlightPerConnection: config.native_transport_max_requests_per_connection,
+      maxConnections:
+        config.native_transport_max_concurrent_connections < 0
+          ? undefined
+          : config.native_transport_max_concurrent_connections,
+    },
+  });
+  await server.listen();
+  const info = storage.info;
+  logger.info(
+    {
+      version: packageVersion(),
+      release_version: RELEASE_VERSION,
+      listen_address: `${config.listen_address}:${server.address().port}`,
+      protocol_versions: PROTOCOL_VERSIONS,
+      pool: info.path,
+      mode: info.mode,
+      pool_size: info.size,
+      pool_open_ms: Math.round(openMs * 10) / 10,
+      keyspaces: userKeyspaces,
+      cluster_name: config.cluster_name,
+      data_center: config.data_center,
+    },
+    'ready',
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      await server?.close();
+    } finally {
+      storage.close();
+      logger.info('stopped');
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

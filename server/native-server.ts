@@ -1,0 +1,151 @@
+// The native-protocol TCP server: accepts sockets, gives each a Connection, fans server events
+// out to registered connections, and shuts down gracefully (stop accepting, let in-flight
+// requests answer, close).
+
+import { createServer, type Server, type Socket } from 'node:net';
+import type { Logger } from 'pino';
+import type { QueryHandler, ServerEvent } from '../cql/query-handler.js';
+import { AllowAllAuthenticator, type Authenticator } from './authenticator.js';
+import { Connection, type ConnectionInfo } from './connection.js';
+
+export interface NativeServerLimits {
+  /** Largest request envelope, header included (Cassandra 5.0 native_transport_max_frame_size: 16 MiB). */
+  maxFrameBytes?: number;
+  /** Requests awaiting an asynchronous result before the connection stops reading. */
+  maxInFlightPerConnection?: number;
+  /** Further connections are closed at once (Cassandra: native_transport_max_concurrent_connections). */
+  maxConnections?: number;
+}
+
+export interface NativeServerOptions {
+  handler: QueryHandler;
+  logger: Logger;
+  host: string;
+  port: number;
+  authenticator?: Authenticator;
+  limits?: NativeServerLimits;
+}
+
+export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION = 1024;
+
+/** How long close() waits for in-flight requests before dropping connections. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+export class NativeServer {
+  private readonly handler: QueryHandler;
+  private readonly log: Logger;
+  private readonly host: string;
+  private readonly port: number;
+  private readonly authenticator: Authenticator;
+  private readonly maxFrameBytes: number;
+  private readonly maxInFlight: number;
+  private readonly maxConnections: number;
+  private readonly server: Server;
+  private readonly live = new Set<Connection>();
+  private nextId = 1;
+  private listening = false;
+  private stopped = false;
+
+  constructor(options: NativeServerOptions) {
+    this.handler = options.handler;
+    this.log = options.logger;
+    this.host = options.host;
+    this.port = options.port;
+    this.authenticator = options.authenticator ?? new AllowAllAuthenticator();
+    const limits = options.limits ?? {};
+    this.maxFrameBytes = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.maxInFlight = limits.maxInFlightPerConnection ?? DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION;
+    this.maxConnections = limits.maxConnections ?? Number.POSITIVE_INFINITY;
+    this.server = createServer({ noDelay: true }, this.accept);
+    this.server.on('error', (e) => this.log.error({ err: e }, 'native transport server error'));
+    this.handler.onEvent(this.broadcast);
+  }
+
+  /** Live connections, for system_views.clients. */
+  get connections(): readonly ConnectionInfo[] {
+    return [...this.live];
+  }
+
+  listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onError = (e: Error) => reject(e);
+      this.server.once('error', onError);
+      this.server.listen(this.port, this.host, () => {
+        this.server.off('error', onError);
+        this.listening = true;
+        this.log.info({ address: this.address() }, 'native transport listening');
+        resolve();
+      });
+    });
+  }
+
+  /** The bound address (the actual port when 0 was asked for). */
+  address(): { host: string; port: number } {
+    const a = this.server.address();
+    if (a !== null && typeof a === 'object') return { host: a.address, port: a.port };
+    return { host: this.host, port: this.port };
+  }
+
+  /** Stops accepting, lets in-flight requests finish (bounded), closes every connection. */
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    const serverClosed = this.listening
+      ? new Promise<void>((resolve) => this.server.close(() => resolve()))
+      : Promise.resolve();
+    const drained = Promise.all([...this.live].map((c) => c.shutdown()));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        for (const c of this.live) c.destroy();
+        resolve();
+      }, SHUTDOWN_TIMEOUT_MS);
+    });
+    await Promise.race([drained, timeout]);
+    clearTimeout(timer);
+    await serverClosed;
+    this.log.info('native transport closed');
+  }
+
+  private readonly accept = (socket: Socket): void => {
+    try {
+      if (this.stopped) {
+        socket.destroy();
+        return;
+      }
+      if (this.live.size >= this.maxConnections) {
+        this.log.warn(
+          { limit: this.maxConnections, remote: socket.remoteAddress },
+          'Exceeded maximum native connection limit; closing the new connection',
+        );
+        socket.on('error', () => {});
+        socket.destroy();
+        return;
+      }
+      const connection = new Connection({
+        id: this.nextId++,
+        socket,
+        handler: this.handler,
+        authenticator: this.authenticator,
+        logger: this.log,
+        maxFrameBytes: this.maxFrameBytes,
+        maxInFlight: this.maxInFlight,
+        onClose: this.forget,
+      });
+      this.live.add(connection);
+    } catch (e) {
+      this.log.error({ err: e }, 'cannot accept a connection');
+      socket.destroy();
+    }
+  };
+
+  private readonly forget = (connection: Connection): void => {
+    this.live.delete(connection);
+  };
+
+  private readonly broadcast = (event: ServerEvent): void => {
+    if (this.stopped) return;
+    for (const c of this.live) c.pushEvent(event);
+  };
+}

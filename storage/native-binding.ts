@@ -1,0 +1,259 @@
+// Loads the native addon (native/) and gives it the NativePool face of ./native-pool.ts.
+// Reads copy values out of a reusable scratch buffer the addon fills (no per-call native
+// allocation); writes are serialized into one Buffer so a whole batch crosses into C++ once.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type {
+  ChildRef,
+  DurabilityMode,
+  MapHandle,
+  NativePool,
+  PoolInfo,
+  ScanOptions,
+  ScanResult,
+  WriteBatch,
+} from './native-pool.js';
+import { PoolError } from './native-pool.js';
+
+/** Pool size used when a new pool file is created without one: 1 GiB (sparse). */
+export const DEFAULT_POOL_SIZE = 1024 * 1024 * 1024;
+
+interface RawInfo {
+  path: string;
+  mode: DurabilityMode;
+  size: number;
+  used: number;
+  root: number;
+  layoutVersion: number;
+}
+
+interface RawPool {
+  get(map: number, key: Buffer): number | Buffer;
+  getChild(map: number, key: Buffer): number;
+  count(map: number): number;
+  scan(map: number, start: Buffer | null, end: Buffer | null, flags: number, limit: number): Buffer;
+  apply(batch: Buffer, length: number, ops: number): number[];
+  info(): RawInfo;
+  close(): void;
+  setLayoutVersionForTest(version: number): void;
+}
+
+interface Addon {
+  NativePool: new (path: string, size: number, scratch: Buffer) => RawPool;
+  setErrorClass(ctor: typeof PoolError): void;
+  layoutVersion: number;
+}
+
+const ADDON_FILE = 'native/build/Release/pmemcql_native.node';
+
+// The addon sits at <repo>/native/build/...; this module runs from <repo>/storage (sources,
+// tests) or <repo>/dist/storage (compiled). PMEMCQL_NATIVE_ADDON overrides both.
+function addonPath(): string {
+  const override = process.env.PMEMCQL_NATIVE_ADDON;
+  if (override) return override;
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++) {
+    dir = dirname(dir);
+    const candidate = resolve(dir, ADDON_FILE);
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new PoolError(
+    'NO_ADDON',
+    `native addon ${ADDON_FILE} is not built; run: npx node-gyp rebuild --directory native`,
+  );
+}
+
+let addon: Addon | undefined;
+
+function loadAddon(): Addon {
+  if (!addon) {
+    const loaded = createRequire(import.meta.url)(addonPath()) as Addon;
+    loaded.setErrorClass(PoolError);
+    addon = loaded;
+  }
+  return addon;
+}
+
+/** Layout version this build reads and writes (native/LAYOUT.md). */
+export function nativeLayoutVersion(): number {
+  return loadAddon().layoutVersion;
+}
+
+const OP_PUT = 1;
+const OP_DEL = 2;
+const OP_ENSURE_CHILD = 3;
+const OP_DROP_CHILD = 4;
+const OP_CLEAR = 5;
+const SCRATCH_BYTES = 64 * 1024;
+
+class BatchChildRef implements ChildRef {
+  constructor(
+    readonly batchIndex: number,
+    readonly batch: NativeWriteBatch,
+  ) {}
+}
+
+/** Serializes ops in the wire format of native/src/write-batch.h. */
+export class NativeWriteBatch implements WriteBatch {
+  buf: Buffer = Buffer.allocUnsafe(4096);
+  length = 0;
+  private ops = 0;
+
+  get size(): number {
+    return this.ops;
+  }
+
+  put(map: MapHandle | ChildRef, key: Buffer, value: Buffer): this {
+    this.head(OP_PUT, map, 18 + key.length + value.length);
+    this.bytes(key);
+    this.bytes(value);
+    return this;
+  }
+
+  del(map: MapHandle | ChildRef, key: Buffer): this {
+    this.head(OP_DEL, map, 14 + key.length);
+    this.bytes(key);
+    return this;
+  }
+
+  ensureChild(map: MapHandle | ChildRef, key: Buffer): ChildRef {
+    const ref = new BatchChildRef(this.ops, this);
+    this.head(OP_ENSURE_CHILD, map, 14 + key.length);
+    this.bytes(key);
+    return ref;
+  }
+
+  dropChild(map: MapHandle | ChildRef, key: Buffer): this {
+    this.head(OP_DROP_CHILD, map, 14 + key.length);
+    this.bytes(key);
+    return this;
+  }
+
+  clear(map: MapHandle | ChildRef): this {
+    this.head(OP_CLEAR, map, 10);
+    return this;
+  }
+
+  private head(op: number, map: MapHandle | ChildRef, bytes: number): void {
+    if (this.length + bytes > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + bytes));
+      this.buf.copy(grown, 0, 0, this.length);
+      this.buf = grown;
+    }
+    const b = this.buf;
+    let o = this.length;
+    b[o++] = op;
+    if (typeof map === 'number') {
+      b[o++] = 0;
+      b.writeDoubleLE(map, o);
+    } else {
+      if (!(map instanceof BatchChildRef) || map.batch !== this) {
+        throw new PoolError('BAD_BATCH', 'a ChildRef can only be used in the batch that created it');
+      }
+      b[o++] = 1;
+      b.writeDoubleLE(map.batchIndex, o);
+    }
+    this.length = o + 8;
+    this.ops++;
+  }
+
+  private bytes(x: Buffer): void {
+    const o = this.length;
+    this.buf.writeUInt32LE(x.length, o);
+    this.buf.set(x, o + 4);
+    this.length = o + 4 + x.length;
+  }
+}
+
+class Pool implements NativePool {
+  readonly root: MapHandle;
+  private readonly raw: RawPool;
+  private readonly scratch: Buffer;
+
+  constructor(raw: RawPool, scratch: Buffer) {
+    this.raw = raw;
+    this.scratch = scratch;
+    this.root = raw.info().root;
+  }
+
+  get info(): PoolInfo {
+    const i = this.raw.info();
+    return { path: i.path, mode: i.mode, size: i.size, used: i.used };
+  }
+
+  get(map: MapHandle, key: Buffer): Buffer | undefined {
+    const r = this.raw.get(map, key);
+    if (typeof r !== 'number') return r;
+    if (r < 0) return undefined;
+    const out = Buffer.allocUnsafe(r);
+    this.scratch.copy(out, 0, 0, r);
+    return out;
+  }
+
+  getChild(map: MapHandle, key: Buffer): MapHandle {
+    return this.raw.getChild(map, key);
+  }
+
+  scan(map: MapHandle, options: ScanOptions = {}): ScanResult {
+    const flags =
+      (options.startInclusive === false ? 0 : 1) | (options.endInclusive === false ? 0 : 2) | (options.reverse ? 4 : 0);
+    const block = this.raw.scan(map, options.start ?? null, options.end ?? null, flags, options.limit ?? -1);
+    const keys: Buffer[] = [];
+    const values: (Buffer | undefined)[] = [];
+    const children: MapHandle[] = [];
+    let o = 0;
+    while (o < block.length) {
+      const klen = block.readUInt32LE(o);
+      const vlen = block.readUInt32LE(o + 4);
+      const child = block.readDoubleLE(o + 8);
+      o += 16;
+      keys.push(block.subarray(o, o + klen));
+      o += klen;
+      if (vlen === 0xffffffff) {
+        values.push(undefined);
+      } else {
+        values.push(block.subarray(o, o + vlen));
+        o += vlen;
+      }
+      children.push(child);
+    }
+    return { keys, values, children };
+  }
+
+  count(map: MapHandle): number {
+    return this.raw.count(map);
+  }
+
+  batch(): WriteBatch {
+    return new NativeWriteBatch();
+  }
+
+  apply(batch: WriteBatch): MapHandle[] {
+    if (!(batch instanceof NativeWriteBatch)) throw new PoolError('BAD_BATCH', 'batch was not made by pool.batch()');
+    if (batch.size === 0) return [];
+    return this.raw.apply(batch.buf, batch.length, batch.size);
+  }
+
+  close(): void {
+    this.raw.close();
+  }
+
+  /** Test hook: stamps another layout version into the pool root. */
+  setLayoutVersionForTest(version: number): void {
+    this.raw.setLayoutVersionForTest(version);
+  }
+}
+
+/**
+ * Opens the pool file at `path`, creating it (sparse, `size` bytes, default 1 GiB) when absent.
+ * Throws PoolError: POOL_LAYOUT (another layout or version), POOL_BUSY (open elsewhere),
+ * POOL_OPEN, POOL_CORRUPT, BAD_OPTION.
+ */
+export function openPool(options: { path: string; size?: number }): NativePool {
+  const a = loadAddon();
+  const scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
+  const raw = new a.NativePool(options.path, options.size ?? DEFAULT_POOL_SIZE, scratch);
+  return new Pool(raw, scratch);
+}

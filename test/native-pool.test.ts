@@ -1,0 +1,554 @@
+// The native pool (native/ + storage/native-binding.ts) on real pool files: the ordered map
+// against a sorted-array model, batches, limits, layout checks, reopen and crash safety.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPool } from '../storage/native-binding.js';
+import { type NativePool, PoolError } from '../storage/native-pool.js';
+
+// tmpfs keeps the many small transactions cheap even in 'disk' mode (msync on tmpfs is free).
+const base = mkdtempSync(join(existsShm() ? '/dev/shm' : tmpdir(), 'pmemcql-native-'));
+let seq = 0;
+const poolPath = () => join(base, `p${seq++}.pool`);
+const MiB = 1024 * 1024;
+
+function existsShm(): boolean {
+  try {
+    return spawnSync('test', ['-d', '/dev/shm', '-a', '-w', '/dev/shm']).status === 0;
+  } catch {
+    return false;
+  }
+}
+
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const b = (s: string) => Buffer.from(s);
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(PoolError);
+    return (e as PoolError).code;
+  }
+  return undefined;
+}
+
+function putAll(pool: NativePool, map: number, entries: [Buffer, Buffer][]): void {
+  const batch = pool.batch();
+  for (const [k, v] of entries) batch.put(map, k, v);
+  pool.apply(batch);
+}
+
+const cmp = (x: Buffer, y: Buffer) => Buffer.compare(x, y);
+
+interface Bounds {
+  start?: Buffer;
+  startInclusive?: boolean;
+  end?: Buffer;
+  endInclusive?: boolean;
+  reverse?: boolean;
+  limit?: number;
+}
+
+/** The scan contract evaluated on a sorted array. */
+function modelScan(sorted: [Buffer, Buffer][], o: Bounds): [Buffer, Buffer][] {
+  let out = sorted.filter(([k]) => {
+    if (o.start) {
+      const c = cmp(k, o.start);
+      if (c < 0 || (c === 0 && o.startInclusive === false)) return false;
+    }
+    if (o.end) {
+      const c = cmp(k, o.end);
+      if (c > 0 || (c === 0 && o.endInclusive === false)) return false;
+    }
+    return true;
+  });
+  if (o.reverse) out = out.reverse();
+  return o.limit === undefined ? out : out.slice(0, o.limit);
+}
+
+function sortedModel(model: Map<string, Buffer>): [Buffer, Buffer][] {
+  return [...model.entries()]
+    .map(([k, v]) => [Buffer.from(k, 'hex'), v] as [Buffer, Buffer])
+    .sort((x, y) => cmp(x[0], y[0]));
+}
+
+function expectScan(pool: NativePool, map: number, sorted: [Buffer, Buffer][], o: Bounds): void {
+  const got = pool.scan(map, o);
+  const want = modelScan(sorted, o);
+  expect(got.keys.map((k) => k.toString('hex'))).toEqual(want.map(([k]) => k.toString('hex')));
+  expect(got.values.map((v) => v?.toString('hex'))).toEqual(want.map(([, v]) => v.toString('hex')));
+}
+
+describe('native pool: basics', () => {
+  it('puts, gets, replaces and deletes values; counts in O(1)', () => {
+    const pool = openPool({ path: poolPath(), size: 32 * MiB });
+    expect(['disk', 'emulated', 'pmem']).toContain(pool.info.mode);
+    const root = pool.root;
+    expect(pool.get(root, b('a'))).toBeUndefined();
+    pool.apply(pool.batch().put(root, b('a'), b('1')).put(root, b('b'), b('2')).put(root, b(''), b('empty key')));
+    expect(pool.get(root, b('a'))?.toString()).toBe('1');
+    expect(pool.get(root, b(''))?.toString()).toBe('empty key');
+    expect(pool.count(root)).toBe(3);
+    // Replace with a same-size value (in place), a longer one (new blob), and an empty one.
+    pool.apply(pool.batch().put(root, b('a'), b('x')));
+    expect(pool.get(root, b('a'))?.toString()).toBe('x');
+    pool.apply(pool.batch().put(root, b('a'), Buffer.alloc(500, 7)));
+    expect(pool.get(root, b('a'))).toEqual(Buffer.alloc(500, 7));
+    pool.apply(pool.batch().put(root, b('a'), Buffer.alloc(0)));
+    expect(pool.get(root, b('a'))).toEqual(Buffer.alloc(0));
+    pool.apply(pool.batch().del(root, b('a')).del(root, b('missing')));
+    expect(pool.get(root, b('a'))).toBeUndefined();
+    expect(pool.count(root)).toBe(2);
+    expect(pool.info.used).toBeGreaterThan(0);
+    pool.close();
+    expect(codeOf(() => pool.get(root, b('b')))).toBe('POOL_CLOSED');
+  });
+
+  it('returns values larger than the internal scratch buffer', () => {
+    const pool = openPool({ path: poolPath(), size: 32 * MiB });
+    const big = Buffer.alloc(300_000);
+    for (let i = 0; i < big.length; i++) big[i] = i % 251;
+    pool.apply(pool.batch().put(pool.root, b('big'), big));
+    // Buffer.equals: a deep toEqual over 300 k bytes takes seconds.
+    expect(pool.get(pool.root, b('big'))?.equals(big)).toBe(true);
+    expect(pool.scan(pool.root).values[0]?.equals(big)).toBe(true);
+    pool.close();
+  });
+
+  it('keeps everything, and the same handles, across close and reopen', () => {
+    const path = poolPath();
+    let pool = openPool({ path, size: 32 * MiB });
+    const root = pool.root;
+    const batch = pool.batch();
+    const t = batch.ensureChild(root, b('table'));
+    for (let i = 0; i < 3000; i++) batch.put(t, b(`row${i}`), b(`value${i}`));
+    const [table] = pool.apply(batch);
+    pool.close();
+    pool = openPool({ path, size: 999 * MiB }); // size only matters on create
+    expect(pool.root).toBe(root);
+    expect(pool.getChild(root, b('table'))).toBe(table);
+    expect(pool.count(table!)).toBe(3000);
+    expect(pool.get(table!, b('row1234'))?.toString()).toBe('value1234');
+    expect(pool.info.size).toBe(32 * MiB);
+    pool.close();
+  });
+
+  it('refuses a second open of the same pool', () => {
+    const path = poolPath();
+    const pool = openPool({ path, size: 16 * MiB });
+    expect(codeOf(() => openPool({ path }))).toBe('POOL_BUSY');
+    pool.close();
+    openPool({ path }).close();
+  });
+
+  it('rejects a pool_size below the libpmemobj minimum', () => {
+    expect(codeOf(() => openPool({ path: poolPath(), size: 1024 }))).toBe('BAD_OPTION');
+  });
+});
+
+describe('native pool: child maps', () => {
+  it('creates, finds, nests and drops child maps', () => {
+    const pool = openPool({ path: poolPath(), size: 32 * MiB });
+    const root = pool.root;
+    const batch = pool.batch();
+    const ks = batch.ensureChild(root, b('ks'));
+    const tbl = batch.ensureChild(ks, b('tbl'));
+    batch.put(tbl, b('r1'), b('v1')).put(tbl, b('r2'), b('v2'));
+    const again = batch.ensureChild(root, b('ks')); // existing one, same handle
+    batch.put(again, b('meta'), b('m'));
+    const handles = pool.apply(batch);
+    expect(handles).toHaveLength(3);
+    const [ksH, tblH, againH] = handles as [number, number, number];
+    expect(againH).toBe(ksH);
+    expect(pool.getChild(root, b('ks'))).toBe(ksH);
+    expect(pool.getChild(ksH, b('tbl'))).toBe(tblH);
+    expect(pool.getChild(root, b('nope'))).toBe(0);
+    expect(pool.get(root, b('ks'))).toBeUndefined(); // holds a map, not a value
+    expect(pool.count(ksH)).toBe(2);
+    const s = pool.scan(ksH);
+    expect(s.keys.map(String)).toEqual(['meta', 'tbl']);
+    expect(s.values[0]?.toString()).toBe('m');
+    expect(s.values[1]).toBeUndefined();
+    expect(s.children).toEqual([0, tblH]);
+    // ensureChild over a value is refused (and the whole batch with it).
+    const bad = pool.batch().put(ksH, b('x'), b('1'));
+    bad.ensureChild(ksH, b('meta'));
+    expect(codeOf(() => pool.apply(bad))).toBe('NOT_A_MAP');
+    expect(pool.get(ksH, b('x'))).toBeUndefined();
+    // Existing handles work in a later batch; dropChild frees the subtree; stale handles fail.
+    pool.apply(pool.batch().put(tblH, b('r3'), b('v3')));
+    expect(pool.count(tblH)).toBe(3);
+    pool.apply(pool.batch().dropChild(root, b('ks')));
+    expect(pool.getChild(root, b('ks'))).toBe(0);
+    expect(codeOf(() => pool.get(ksH, b('meta')))).toBe('NO_SUCH_MAP');
+    expect(codeOf(() => pool.count(tblH))).toBe('NO_SUCH_MAP');
+    expect(pool.count(root)).toBe(0);
+    pool.close();
+  });
+
+  it('put over a child map replaces it; clear empties a map and frees its children', () => {
+    const pool = openPool({ path: poolPath(), size: 32 * MiB });
+    const root = pool.root;
+    const batch = pool.batch();
+    const m = batch.ensureChild(root, b('m'));
+    for (let i = 0; i < 500; i++) {
+      const c = batch.ensureChild(m, b(`c${i}`));
+      batch.put(c, b('k'), b(`v${i}`));
+    }
+    const handles = pool.apply(batch);
+    const mH = handles[0]!;
+    const c7 = handles[8]!;
+    expect(pool.count(mH)).toBe(500);
+    const usedBefore = pool.info.used;
+    pool.apply(pool.batch().put(mH, b('c7'), b('plain')));
+    expect(pool.get(mH, b('c7'))?.toString()).toBe('plain');
+    expect(codeOf(() => pool.count(c7))).toBe('NO_SUCH_MAP');
+    pool.apply(pool.batch().clear(mH));
+    expect(pool.count(mH)).toBe(0);
+    expect(pool.scan(mH).keys).toEqual([]);
+    expect(pool.info.used).toBeLessThan(usedBefore);
+    // The map stays usable after clear, also within the batch that clears it.
+    pool.apply(pool.batch().put(mH, b('a'), b('1')).clear(mH).put(mH, b('b'), b('2')));
+    expect(pool.scan(mH).keys.map(String)).toEqual(['b']);
+    pool.close();
+  });
+
+  it('refuses ChildRefs from another batch and bad handles', () => {
+    const pool = openPool({ path: poolPath(), size: 16 * MiB });
+    const other = pool.batch();
+    const ref = other.ensureChild(pool.root, b('x'));
+    expect(codeOf(() => pool.batch().put(ref, b('k'), b('v')))).toBe('BAD_BATCH');
+    expect(codeOf(() => pool.get(12345, b('k')))).toBe('NO_SUCH_MAP');
+    expect(codeOf(() => pool.get(-1, b('k')))).toBe('NO_SUCH_MAP');
+    expect(codeOf(() => pool.get(0, b('k')))).toBe('NO_SUCH_MAP');
+    expect(codeOf(() => pool.apply(pool.batch().put(1e15, b('k'), b('v'))))).toBe('NO_SUCH_MAP');
+    pool.close();
+  });
+});
+
+describe('native pool: ordered scans', () => {
+  const pool = openPool({ path: poolPath(), size: 64 * MiB });
+  // Keys sharing long prefixes and differing in length exercise the prefix-tie path.
+  const keys = new Set<string>();
+  for (let i = 0; i < 6000; i++) keys.add(`${'p'.repeat(i % 3 ? 10 : 2)}${(i * 7919) % 100003}`);
+  for (const k of ['', '\u0000', 'a', 'a\u0000', 'ab', 'pp', 'pppppppppp', '\u00ff\u00ff']) keys.add(k);
+  const entries = [...keys].map((k) => [Buffer.from(k, 'latin1'), b(`v:${k}`)] as [Buffer, Buffer]);
+  // Several batches so both in-batch and cross-batch splits happen.
+  for (let i = 0; i < entries.length; i += 1000) putAll(pool, pool.root, entries.slice(i, i + 1000));
+  const sorted = entries.slice().sort((x, y) => cmp(x[0], y[0]));
+  afterAll(() => pool.close());
+
+  it('returns everything in order, forward and reverse', () => {
+    expect(pool.count(pool.root)).toBe(sorted.length);
+    expectScan(pool, pool.root, sorted, {});
+    expectScan(pool, pool.root, sorted, { reverse: true });
+  });
+
+  it('honours every bound combination and limits (property)', () => {
+    const keyArb = fc.oneof(
+      fc.constantFrom(...sorted.map(([k]) => k)),
+      fc.uint8Array({ maxLength: 14 }).map((u) => Buffer.from(u)),
+      fc.constantFrom(...sorted.map(([k]) => k)).map((k) => Buffer.concat([k, b('\u0000')])),
+    );
+    fc.assert(
+      fc.property(
+        fc.option(keyArb, { nil: undefined }),
+        fc.boolean(),
+        fc.option(keyArb, { nil: undefined }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.option(fc.nat({ max: 300 }), { nil: undefined }),
+        (start, startInclusive, end, endInclusive, reverse, limit) => {
+          expectScan(pool, pool.root, sorted, { start, startInclusive, end, endInclusive, reverse, limit });
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('handles empty maps and empty ranges', () => {
+    const [empty] = pool.apply(
+      (() => {
+        const batch = pool.batch();
+        batch.ensureChild(pool.root, b('zzzz-empty'));
+        return batch;
+      })(),
+    );
+    expect(pool.scan(empty!, { reverse: true }).keys).toEqual([]);
+    expect(pool.scan(pool.root, { start: b('b'), end: b('a') }).keys).toEqual([]);
+    expect(pool.scan(pool.root, { limit: 0 }).keys).toEqual([]);
+    pool.apply(pool.batch().dropChild(pool.root, b('zzzz-empty')));
+  });
+});
+
+describe('native pool: random operations against a model (property)', () => {
+  it('matches a sorted map after random batches of put/del/clear, across reopen', () => {
+    const path = poolPath();
+    let pool = openPool({ path, size: 64 * MiB });
+    const [mapH] = pool.apply(
+      (() => {
+        const batch = pool.batch();
+        batch.ensureChild(pool.root, b('model'));
+        return batch;
+      })(),
+    );
+    const map = mapH!;
+    const model = new Map<string, Buffer>();
+    const keyArb = fc.oneof(
+      fc.uint8Array({ maxLength: 3 }).map((u) => Buffer.from(u)),
+      fc.tuple(fc.constantFrom('', 'abcdefgh', 'abcdefghij'), fc.nat({ max: 400 })).map(([p, n]) => b(`${p}${n}`)),
+    );
+    const opArb = fc.oneof(
+      { weight: 6, arbitrary: fc.tuple(fc.constant('put' as const), keyArb, fc.uint8Array({ maxLength: 40 })) },
+      { weight: 3, arbitrary: fc.tuple(fc.constant('del' as const), keyArb, fc.constant(new Uint8Array())) },
+      {
+        weight: 1,
+        arbitrary: fc.tuple(fc.constant('clear' as const), fc.constant(b('')), fc.constant(new Uint8Array())),
+      },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(opArb, { maxLength: 200 }), { maxLength: 8 }), fc.boolean(), (batches, reopen) => {
+        for (const ops of batches) {
+          const batch = pool.batch();
+          for (const [op, k, v] of ops) {
+            const hex = k.toString('hex');
+            if (op === 'put') {
+              batch.put(map, k, Buffer.from(v));
+              model.set(hex, Buffer.from(v));
+            } else if (op === 'del') {
+              batch.del(map, k);
+              model.delete(hex);
+            } else {
+              batch.clear(map);
+              model.clear();
+            }
+          }
+          pool.apply(batch);
+        }
+        if (reopen) {
+          pool.close();
+          pool = openPool({ path });
+        }
+        const sorted = sortedModel(model);
+        expect(pool.count(map)).toBe(sorted.length);
+        expectScan(pool, map, sorted, {});
+        expectScan(pool, map, sorted, { reverse: true });
+        for (const [k, v] of sorted.slice(0, 50)) expect(pool.get(map, k)).toEqual(v);
+        if (sorted.length > 2) {
+          const mid = sorted[sorted.length >> 1]![0];
+          expectScan(pool, map, sorted, { start: mid, startInclusive: false, limit: 17 });
+          expectScan(pool, map, sorted, { end: mid, reverse: true, limit: 17 });
+        }
+      }),
+      { numRuns: 60 },
+    );
+    pool.close();
+  });
+});
+
+describe('native pool: atomic batches and limits', () => {
+  it('applies nothing of a batch in which one op fails', () => {
+    const pool = openPool({ path: poolPath(), size: 32 * MiB });
+    putAll(pool, pool.root, [[b('keep'), b('1')]]);
+    const batch = pool.batch();
+    const child = batch.ensureChild(pool.root, b('child'));
+    for (let i = 0; i < 2000; i++) batch.put(child, b(`k${i}`), b(`v${i}`));
+    batch.put(pool.root, b('keep'), b('changed')).del(pool.root, b('keep'));
+    batch.put(987654320, b('x'), b('y')); // no such map
+    const err = (() => {
+      try {
+        pool.apply(batch);
+      } catch (e) {
+        return e as PoolError;
+      }
+      return undefined;
+    })();
+    expect(err?.code).toBe('NO_SUCH_MAP');
+    expect(err?.message).toMatch(/batch op 2003/);
+    expect(pool.getChild(pool.root, b('child'))).toBe(0);
+    expect(pool.get(pool.root, b('keep'))?.toString()).toBe('1');
+    expect(pool.count(pool.root)).toBe(1);
+    pool.close();
+  });
+
+  it('fails with POOL_FULL naming pool_size, stays readable, and takes writes again after deletes', () => {
+    const path = poolPath();
+    const pool = openPool({ path, size: 8 * MiB });
+    const value = Buffer.alloc(1000, 1);
+    let n = 0;
+    let full: PoolError | undefined;
+    while (!full && n < 100_000) {
+      const batch = pool.batch();
+      for (let i = 0; i < 100; i++) batch.put(pool.root, b(`k${String(n + i).padStart(6, '0')}`), value);
+      try {
+        pool.apply(batch);
+        n += 100;
+      } catch (e) {
+        full = e as PoolError;
+      }
+    }
+    expect(full).toBeInstanceOf(PoolError);
+    expect(full!.code).toBe('POOL_FULL');
+    expect(full!.message).toMatch(/pool_size/);
+    // The failed batch left nothing; reads still work.
+    expect(pool.count(pool.root)).toBe(n);
+    expect(pool.get(pool.root, b(`k${String(n).padStart(6, '0')}`))).toBeUndefined();
+    expect(pool.get(pool.root, b('k000000'))).toEqual(value);
+    expect(pool.scan(pool.root, { limit: 5 }).keys).toHaveLength(5);
+    // Free space, then write again.
+    const deleted = n / 2 - ((n / 2) % 100);
+    for (let i = 0; i < deleted; i += 100) {
+      const batch = pool.batch();
+      for (let j = i; j < i + 100; j++) batch.del(pool.root, b(`k${String(j).padStart(6, '0')}`));
+      pool.apply(batch);
+    }
+    putAll(pool, pool.root, [[b('after'), value]]);
+    expect(pool.get(pool.root, b('after'))).toEqual(value);
+    pool.close();
+    const reopened = openPool({ path });
+    expect(reopened.count(reopened.root)).toBe(n - deleted + 1);
+    reopened.close();
+  });
+});
+
+describe('native pool: layout', () => {
+  it('refuses a pool of another layout version with POOL_LAYOUT', () => {
+    const path = poolPath();
+    const pool = openPool({ path, size: 16 * MiB }) as NativePool & { setLayoutVersionForTest(v: number): void };
+    pool.setLayoutVersionForTest(999);
+    pool.close();
+    const err = (() => {
+      try {
+        openPool({ path });
+      } catch (e) {
+        return e as PoolError;
+      }
+      return undefined;
+    })();
+    expect(err?.code).toBe('POOL_LAYOUT');
+    expect(err?.message).toMatch(/layout version 999/);
+  });
+
+  it.skipIf(!hasPmempool())('refuses a libpmemobj pool with another layout name', () => {
+    const path = poolPath();
+    const r = spawnSync('pmempool', ['create', '--layout', 'other', '--size', '16M', 'obj', path]);
+    expect(r.status).toBe(0);
+    expect(codeOf(() => openPool({ path }))).toBe('POOL_LAYOUT');
+  });
+});
+
+function hasPmempool(): boolean {
+  return spawnSync('pmempool', ['--version']).status === 0;
+}
+
+describe('native pool: crash safety', () => {
+  const childDir = join(base, 'child');
+  // The child runs the real binding, transpiled from TypeScript (no TS loader in plain node).
+  const prepareChild = () => {
+    mkdirSync(childDir, { recursive: true });
+    writeFileSync(join(childDir, 'package.json'), '{"type":"module"}');
+    for (const f of ['native-pool', 'native-binding']) {
+      const src = ts.sys.readFile(resolve(import.meta.dirname, `../storage/${f}.ts`))!;
+      const out = ts.transpileModule(src, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
+      writeFileSync(join(childDir, `${f}.js`), out.outputText);
+    }
+    writeFileSync(
+      join(childDir, 'writer.js'),
+      `import { openPool } from './native-binding.js';
+const pool = openPool({ path: process.argv[2], size: 64 * 1024 * 1024 });
+process.stdout.write('mode ' + pool.info.mode + '\\n');
+const key = (n, i) => Buffer.from('b' + String(n).padStart(8, '0') + ':' + String(i).padStart(2, '0'));
+for (let n = 0; ; n++) {
+  const batch = pool.batch();
+  const data = batch.ensureChild(pool.root, Buffer.from('data'));
+  for (let i = 0; i < 50; i++) batch.put(data, key(n, i), Buffer.alloc(100 + i, n & 255));
+  if (n >= 20) for (let i = 0; i < 50; i++) batch.del(data, key(n - 20, i));
+  const last = Buffer.alloc(8);
+  last.writeDoubleLE(n);
+  batch.put(pool.root, Buffer.from('last'), last);
+  pool.apply(batch);
+  if (n === 30) process.stdout.write('ready\\n');
+}
+`,
+    );
+  };
+
+  const crashOnce = async (dir: string, env: Record<string, string>) => {
+    const path = join(dir, `crash-${seq++}.pool`);
+    const child = spawn(process.execPath, [join(childDir, 'writer.js'), path], {
+      env: { ...process.env, PMEMCQL_NATIVE_ADDON: resolve('native/build/Release/pmemcql_native.node'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    const exited = new Promise((ok) => child.once('exit', ok));
+    await new Promise<void>((ok, fail) => {
+      const t = setTimeout(() => fail(new Error(`writer did not start: ${out}`)), 20_000);
+      child.stdout.on('data', () => {
+        if (out.includes('ready')) {
+          clearTimeout(t);
+          ok();
+        }
+      });
+    });
+    await new Promise((ok) => setTimeout(ok, 150 + Math.random() * 300));
+    child.kill('SIGKILL');
+    await exited;
+
+    const pool = openPool({ path });
+    const last = pool.get(pool.root, b('last'))!.readDoubleLE(0);
+    expect(last).toBeGreaterThanOrEqual(30);
+    const data = pool.getChild(pool.root, b('data'));
+    const live = Math.min(last + 1, 20);
+    // Exactly the batches the last committed one leaves alive, each whole.
+    expect(pool.count(data)).toBe(live * 50);
+    const s = pool.scan(data);
+    const first = last + 1 - live;
+    for (let j = 0; j < s.keys.length; j++) {
+      const n = first + Math.floor(j / 50);
+      const i = j % 50;
+      expect(s.keys[j]!.toString()).toBe(`b${String(n).padStart(8, '0')}:${String(i).padStart(2, '0')}`);
+      expect(s.values[j]).toEqual(Buffer.alloc(100 + i, n & 255));
+    }
+    // Still writable after the crash.
+    putAll(pool, pool.root, [[b('after'), b('crash')]]);
+    pool.close();
+    if (hasPmempool()) {
+      const check = spawnSync('pmempool', ['check', path], { encoding: 'utf8' });
+      expect(check.status, check.stdout + check.stderr).toBe(0);
+    }
+    return out;
+  };
+
+  it('survives SIGKILL mid-writes in emulated mode: pool opens, batches are whole, pmempool check passes', async () => {
+    prepareChild();
+    for (let round = 0; round < 3; round++) {
+      const out = await crashOnce(base, { PMEM_IS_PMEM_FORCE: '1' });
+      expect(out).toMatch(/mode (emulated)/);
+    }
+  });
+
+  it('survives SIGKILL mid-writes in disk mode (msync)', async () => {
+    prepareChild();
+    const dir = mkdtempSync(join(tmpdir(), 'pmemcql-native-disk-'));
+    try {
+      const out = await crashOnce(dir, { PMEM_IS_PMEM_FORCE: '0' });
+      expect(out).toMatch(/mode disk/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
