@@ -2,6 +2,7 @@
 // Emulated pmem (pool on /dev/shm, PMEM_IS_PMEM_FORCE=1), which libpmemobj reads at load time,
 // so without it set the script re-runs itself with it.
 //   npx tsc -p tsconfig.json && node dist/bench/pool-bench.js [--rows 1000000] [--batch 1000]
+// Rates are per wall second and per CPU second of this process (the machine may be shared).
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,51 +28,66 @@ const { values: args } = parseArgs({
 });
 const ROWS = Number(args.rows);
 const BATCH = Number(args.batch);
+const KEY = 20;
 const path = join(args.dir, `pmemcql-bench-${process.pid}.pool`);
 
-// ~20-byte keys in a scattered order (like token-prefixed partition keys), 100-byte values.
-function key(i: number): Buffer {
-  const k = Buffer.alloc(20);
-  k.writeUInt32BE(Math.imul(i, 2654435761) >>> 0, 0);
-  k.write(`row:${String(i).padStart(12, '0')}`, 4, 'latin1');
-  return k;
+// 20-byte keys in scattered order (4 hash bytes first, like token-prefixed partition keys),
+// built once into one buffer; ops take subarray views of it, as a server slices frames.
+const keyBytes = Buffer.alloc(ROWS * KEY);
+for (let i = 0; i < ROWS; i++) {
+  keyBytes.writeUInt32BE(Math.imul(i, 2654435761) >>> 0, i * KEY);
+  keyBytes.write(`row:${String(i).padStart(12, '0')}`, i * KEY + 4, 'latin1');
 }
+const key = (i: number) => keyBytes.subarray(i * KEY, i * KEY + KEY);
 const value = Buffer.alloc(100, 0x61);
 
-const results: { op: string; count: number; seconds: number }[] = [];
+const results: { op: string; count: number; wall: number; cpu: number }[] = [];
 function timed(op: string, count: number, fn: () => void): void {
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   fn();
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  results.push({ op, count, seconds });
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  results.push({ op, count, wall, cpu: (c.user + c.system) / 1e6 });
 }
 
-function load(pool: NativePool, map: number, from: number, to: number): void {
+function writeAll(pool: NativePool, from: number, to: number, del = false): void {
   for (let i = from; i < to; i += BATCH) {
     const batch = pool.batch();
     const end = Math.min(to, i + BATCH);
-    for (let j = i; j < end; j++) batch.put(map, key(j), value);
+    for (let j = i; j < end; j++) {
+      if (del) batch.del(pool.root, key(j));
+      else batch.put(pool.root, key(j), value);
+    }
     pool.apply(batch);
   }
 }
 
 rmSync(path, { force: true });
 let pool = openPool({ path, size: Math.max(1 << 30, ROWS * 600) });
-const heapBefore = process.memoryUsage().heapUsed;
 const mode = pool.info.mode;
+const heapBefore = process.memoryUsage().heapUsed;
 
-timed(`put (batches of ${BATCH})`, ROWS, () => load(pool, pool.root, 0, ROWS));
+timed(`put, new keys (batches of ${BATCH})`, ROWS, () => writeAll(pool, 0, ROWS));
+timed(`put, existing keys (batches of ${BATCH})`, ROWS, () => writeAll(pool, 0, ROWS));
 
-const probe = Array.from({ length: 100_000 }, (_, i) => key((i * 7919) % ROWS));
 const GETS = 1_000_000;
-timed('get (hit)', GETS, () => {
+const spread = (i: number, n: number) => (i * 7919) % n;
+timed(`get, random key of all ${ROWS}`, GETS, () => {
   let bytes = 0;
-  for (let i = 0; i < GETS; i++) bytes += pool.get(pool.root, probe[i % probe.length]!)!.length;
+  for (let i = 0; i < GETS; i++) bytes += pool.get(pool.root, key(spread(i, ROWS)))!.length;
   if (bytes !== GETS * value.length) throw new Error('bad get');
 });
-const missing = Array.from({ length: 100_000 }, (_, i) => key(ROWS + i));
-timed('get (miss)', GETS, () => {
-  for (let i = 0; i < GETS; i++) if (pool.get(pool.root, missing[i % missing.length]!)) throw new Error('bad miss');
+const HOT = Math.min(ROWS, 10_000);
+timed(`get, random key of a hot ${HOT}`, GETS, () => {
+  for (let i = 0; i < GETS; i++) if (!pool.get(pool.root, key(spread(i, HOT)))) throw new Error('bad get');
+});
+const absent = Buffer.alloc(KEY, 0x7a);
+timed('get, absent key', GETS, () => {
+  for (let i = 0; i < GETS; i++) {
+    absent.writeUInt32BE(i, 0);
+    if (pool.get(pool.root, absent)) throw new Error('bad miss');
+  }
 });
 
 function scanAll(reverse: boolean): number {
@@ -89,48 +105,43 @@ function scanAll(reverse: boolean): number {
     bound = page.keys[page.keys.length - 1];
   }
 }
-timed('scan forward (pages of 1000)', ROWS, () => {
+timed('scan forward, pages of 1000 (rows)', ROWS, () => {
   if (scanAll(false) !== ROWS) throw new Error('bad scan');
 });
-timed('scan reverse (pages of 1000)', ROWS, () => {
+timed('scan reverse, pages of 1000 (rows)', ROWS, () => {
   if (scanAll(true) !== ROWS) throw new Error('bad scan');
 });
 const SHORT = 200_000;
-timed('scan 10 from a random key', SHORT, () => {
-  for (let i = 0; i < SHORT; i++) pool.scan(pool.root, { start: probe[i % probe.length], limit: 10 });
+timed('scan 10 rows from a random key (scans)', SHORT, () => {
+  for (let i = 0; i < SHORT; i++) pool.scan(pool.root, { start: key(spread(i, ROWS)), limit: 10 });
 });
 
-timed(`update (batches of ${BATCH})`, ROWS, () => load(pool, pool.root, 0, ROWS));
-timed(`delete (batches of ${BATCH})`, ROWS / 2, () => {
-  for (let i = 0; i < ROWS / 2; i += BATCH) {
-    const batch = pool.batch();
-    for (let j = i; j < i + BATCH; j++) batch.del(pool.root, key(j));
-    pool.apply(batch);
-  }
-});
-timed('put, 1 row per batch', 20_000, () => {
-  for (let i = 0; i < 20_000; i++) pool.apply(pool.batch().put(pool.root, key(i), value));
+timed(`del (batches of ${BATCH})`, ROWS / 2, () => writeAll(pool, 0, ROWS / 2, true));
+const SINGLE = 20_000;
+timed('put, 1 row per batch (transactions)', SINGLE, () => {
+  for (let i = 0; i < SINGLE; i++) pool.apply(pool.batch().put(pool.root, key(i), value));
 });
 
 const heapAfter = process.memoryUsage().heapUsed;
 const rows = pool.count(pool.root);
 pool.close();
-timed(`reopen (${rows} rows)`, 1, () => {
+timed(`reopen with ${rows} rows`, 1, () => {
   pool = openPool({ path });
 });
 const used = pool.info.used;
 pool.close();
 rmSync(path, { force: true });
 
-console.log(`pool ${path}, mode ${mode}, ${ROWS} rows, 20-byte keys, 100-byte values, node ${process.version}`);
-console.log('| operation | count | seconds | ops/s |');
-console.log('| --- | ---: | ---: | ---: |');
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+console.log(`pool ${path}, mode ${mode}, ${KEY}-byte keys, ${value.length}-byte values, node ${process.version}`);
+console.log('| operation | count | wall s | ops/s (wall) | ops/s (CPU) |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const r of results) {
-  const rate = r.count / r.seconds;
+  const single = r.count === 1;
   console.log(
-    `| ${r.op} | ${r.count} | ${r.seconds.toFixed(3)} | ${r.count === 1 ? '-' : Math.round(rate).toLocaleString('en-US')} |`,
+    `| ${r.op} | ${r.count} | ${r.wall.toFixed(3)} | ${single ? '-' : fmt(r.count / r.wall)} | ${single ? '-' : fmt(r.count / r.cpu)} |`,
   );
 }
 console.log(
-  `pool used ${(used / 2 ** 20).toFixed(1)} MiB; JS heap ${((heapAfter - heapBefore) / 2 ** 20).toFixed(1)} MiB growth over the run (probe key arrays included)`,
+  `pool used ${(used / 2 ** 20).toFixed(1)} MiB; JS heap ${((heapAfter - heapBefore) / 2 ** 20).toFixed(1)} MiB higher after the run`,
 );

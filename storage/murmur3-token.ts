@@ -139,7 +139,7 @@ function hash(key: Uint8Array): void {
   if (rem > 0) {
     let kh = 0;
     let kl = 0;
-    const n = rem < 8 ? rem : 8;
+    const n = Math.min(rem, 8);
     for (let j = 0; j < n; j++) {
       const v = (key[o + j]! << 24) >> 24;
       const s = j * 8;

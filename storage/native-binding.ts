@@ -1,6 +1,6 @@
 // Loads the native addon (native/) and gives it the NativePool face of ./native-pool.ts.
-// Reads copy values out of a reusable scratch buffer the addon fills (no per-call native
-// allocation); writes are serialized into one Buffer so a whole batch crosses into C++ once.
+// Point reads get their value copied by the addon straight into a shared block (no native
+// allocation per call); writes are serialized into one Buffer so a batch crosses into C++ once.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
@@ -30,7 +30,8 @@ interface RawInfo {
 }
 
 interface RawPool {
-  get(map: number, key: Buffer): number | Buffer;
+  get(map: number, key: Buffer, offset: number): number | Buffer;
+  setScratch(scratch: Buffer): void;
   getChild(map: number, key: Buffer): number;
   count(map: number): number;
   scan(map: number, start: Buffer | null, end: Buffer | null, flags: number, limit: number): Buffer;
@@ -86,7 +87,10 @@ const OP_DEL = 2;
 const OP_ENSURE_CHILD = 3;
 const OP_DROP_CHILD = 4;
 const OP_CLEAR = 5;
-const SCRATCH_BYTES = 64 * 1024;
+// get() results are slices of a shared block the addon copies values into, like Buffer's own
+// allocUnsafe pool: one small object per result and no second copy. A retained result keeps its
+// block alive, hence small blocks; values over a quarter block come back as their own Buffer.
+const VALUE_BLOCK_BYTES = 16 * 1024;
 
 class BatchChildRef implements ChildRef {
   constructor(
@@ -170,11 +174,12 @@ export class NativeWriteBatch implements WriteBatch {
 class Pool implements NativePool {
   readonly root: MapHandle;
   private readonly raw: RawPool;
-  private readonly scratch: Buffer;
+  private block: Buffer;
+  private blockUsed = 0;
 
-  constructor(raw: RawPool, scratch: Buffer) {
+  constructor(raw: RawPool, block: Buffer) {
     this.raw = raw;
-    this.scratch = scratch;
+    this.block = block;
     this.root = raw.info().root;
   }
 
@@ -184,12 +189,19 @@ class Pool implements NativePool {
   }
 
   get(map: MapHandle, key: Buffer): Buffer | undefined {
-    const r = this.raw.get(map, key);
+    let r = this.raw.get(map, key, this.blockUsed);
     if (typeof r !== 'number') return r;
     if (r < 0) return undefined;
-    const out = Buffer.allocUnsafe(r);
-    this.scratch.copy(out, 0, 0, r);
-    return out;
+    if (this.blockUsed + r > VALUE_BLOCK_BYTES) {
+      // It did not fit (so was not copied): start a new block and read again.
+      this.block = Buffer.allocUnsafeSlow(VALUE_BLOCK_BYTES);
+      this.blockUsed = 0;
+      this.raw.setScratch(this.block);
+      r = this.raw.get(map, key, 0) as number;
+    }
+    const at = this.blockUsed;
+    this.blockUsed = (at + r + 7) & ~7;
+    return this.block.subarray(at, at + r);
   }
 
   getChild(map: MapHandle, key: Buffer): MapHandle {
@@ -253,7 +265,7 @@ class Pool implements NativePool {
  */
 export function openPool(options: { path: string; size?: number }): NativePool {
   const a = loadAddon();
-  const scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
-  const raw = new a.NativePool(options.path, options.size ?? DEFAULT_POOL_SIZE, scratch);
-  return new Pool(raw, scratch);
+  const block = Buffer.allocUnsafeSlow(VALUE_BLOCK_BYTES);
+  const raw = new a.NativePool(options.path, options.size ?? DEFAULT_POOL_SIZE, block);
+  return new Pool(raw, block);
 }

@@ -512,6 +512,15 @@ describe('DDL', () => {
     expect(invalid('CREATE TABLE ks.t (k int PRIMARY KEY, v int, PRIMARY KEY (v))')).toBe(
       "Multiple PRIMARY KEY specified for table 'ks.t' (exactly one required)",
     );
+    expect(syntaxError("CREATE TABLE t (k int PRIMARY KEY) WITH comment = 'a' AND comment = 'b'")).toBe(
+      "Multiple definition for property 'comment'",
+    );
+    expect(syntaxError("CREATE KEYSPACE k WITH replication = {'a': 1, 'a': 2}")).toBe(
+      'Multiple definition for property a',
+    );
+    expect(syntaxError("CREATE KEYSPACE k WITH replication = {'class': ?}")).toBe(
+      "Invalid property value: ? for property: 'class' (bind variables are not supported in DDL queries)",
+    );
     expect(invalid('CREATE TABLE t (k int)')).toBe("No PRIMARY KEY specifed for table 't' (exactly one required)");
     expect(syntaxError('CREATE TABLE t (k byte PRIMARY KEY)')).toBe('Invalid (reserved) user type name byte');
     expect(syntaxError('CREATE TABLE t (k frozen<int> PRIMARY KEY)')).toBe(
@@ -828,6 +837,37 @@ describe("syntax errors in Cassandra's words", () => {
     ['-----', "line 1:5 mismatched character '<EOF>' expecting set null"],
     ['SELECT * FROM t WHERE a # 1', "line 1:24 no viable alternative at character '#'"],
     ['SELECT * FROM t WHERE a ! 1', "line 1:25 mismatched character ' ' expecting '='"],
+    // The following are messages Cassandra itself printed (collected from bug reports and tutorials).
+    ['SELECT  FROM t', "line 1:8 no viable alternative at input 'FROM' (SELECT  [FROM]...)"],
+    [
+      "create user newuser withpassword 'newrole123';",
+      "line 1:20 mismatched input 'withpassword' expecting EOF (create user newuser [withpassword]...)",
+    ],
+    ['delete from user;', "line 1:16 mismatched input ';' expecting K_WHERE (delete from user[;])"],
+    [
+      'DELETE FROM players_ageorder ;',
+      "line 1:29 mismatched input ';' expecting K_WHERE (DELETE FROM players_ageorder [;])",
+    ],
+    [
+      "UPDATE user SET phone_numbers = ['1-800-111-2222']\n;",
+      "line 2:0 mismatched input ';' expecting K_WHERE (...SET phone_numbers = ['1-800-111-2222'][;])",
+    ],
+    [
+      "CREATE KEYSPACE social_app\nWITH REPLICATION={}\n'class':'NetworkTopologyStrategy',\n'DC1':2\n} and durable_writes=true;",
+      // Cassandra brackets by the unescaped text's length, hence ['clas].
+      "line 3:0 mismatched input 'class' expecting EOF (... social_appWITH REPLICATION={}['clas]...)",
+    ],
+    ['drop eomployee_info\n;', "line 1:5 no viable alternative at input 'eomployee_info' ([drop] eomployee_info...)"],
+    ['DROP cqlkeyspace.t;', "line 1:5 no viable alternative at input 'cqlkeyspace' ([DROP] cqlkeyspace...)"],
+    ['DELETE cqlkeyspace.t;', "line 1:20 mismatched input ';' expecting K_FROM (DELETE cqlkeyspace.t[;])"],
+    [
+      'insert into "xephonnaive".metrics (metric_name, metric_timestamp, value) values ("cpu.load", now(), 30);',
+      'line 1:91 no viable alternative at input \',\' (... metric_timestamp, value) values (["cpu.loa]d",...)',
+    ],
+    [
+      'SELECT * FROM Comment_per_video WHERE video_id = eccb34b0-0d4b-11ea-9d48-0b1cc2ad2f9;SELECT * FROM c',
+      "line 1:84 mismatched character ';' expecting set null",
+    ],
     ['SELECT * FROM ?', 'Bind variables cannot be used for table names'],
     ['USE ?', 'Bind variables cannot be used for keyspace names'],
   ];
@@ -928,6 +968,11 @@ describe('robustness', () => {
         }
       }
     }
+  });
+  it('deep nesting is a syntax error, not a crash', () => {
+    const deep = `SELECT * FROM t WHERE a = ${'['.repeat(200_000)}`;
+    expect(syntaxError(deep)).toMatch(/^Failed parsing statement: /);
+    expect(syntaxError(`INSERT INTO t (a) VALUES (${'('.repeat(50_000)}1${')'.repeat(50_000)})`)).toMatch(/^Failed/);
   });
   it('is fast on simple statements', () => {
     const q = "SELECT a, b, c FROM ks.tbl WHERE pk = ? AND ck > 'x' LIMIT 100";

@@ -281,6 +281,12 @@ describe('literalToBytes', () => {
     );
     const vt = parseTypeString('vector<text, 2>');
     expect(formatValue(vt, bytesOf(vt, { kind: 'list', elements: [str('a'), str("it's")] }))).toBe("['a', 'it''s']");
+    // Same bytes as the driver's vector encoding, for fixed- and variable-size elements.
+    const driverType = (t: CqlType) => encoder.parseFqTypeName(marshalClassName(t));
+    expect(vv).toEqual(encoder.encode(new Float32Array([1.5, 2, -0.25]), driverType(vec)));
+    expect(bytesOf(vt, { kind: 'list', elements: [str('a'), str('bc')] })).toEqual(
+      encoder.encode(new cassandra.types.Vector(['a', 'bc'], 'text'), driverType(vt)),
+    );
   });
 });
 
@@ -423,5 +429,29 @@ describe('marshal class names', () => {
       reversed: true,
     });
     expect(parseMarshalClass('org.example.Custom')).toEqual({ kind: 'custom', className: 'org.example.Custom' });
+  });
+});
+
+describe('jsonToBytes', () => {
+  it('reads INSERT JSON values with full precision and Cassandra messages', async () => {
+    const { jsonToBytes } = await import('../cql/types/json-codec.js');
+    const { parseJson } = await import('../cql/types/json-text.js');
+    const j = (t: CqlType, text: string) => jsonToBytes(t, parseJson(text));
+    expect(j(native('bigint'), '9007199254740993')!.readBigInt64BE(0)).toBe(9007199254740993n);
+    expect(j(native('int'), '"12"')!.readInt32BE(0)).toBe(12);
+    expect(j(native('double'), '3')!.readDoubleBE(0)).toBe(3);
+    expect(formatValue(native('varint'), j(native('varint'), '123456789012345678901234567890')!)).toBe(
+      '123456789012345678901234567890',
+    );
+    rejects(() => j(native('int'), '2147483648'), 'Expected an int value, but got a Long: 2147483648');
+    rejects(() => j(native('bigint'), '1.5'), 'Expected a bigint value, but got a Double: 1.5');
+    rejects(() => j(native('smallint'), '32768'), "Unable to make short from '32768'");
+    rejects(() => j(native('blob'), '"abcd"'), 'String representation of blob is missing 0x prefix');
+    const mapT = parseTypeString('map<int, text>');
+    expect(formatValue(mapT, j(mapT, '{"2": "b", "1": "a"}')!)).toBe("{1: 'a', 2: 'b'}");
+    expect(formatValue(address, j(address, '{"zip": 1, "street": "x"}')!)).toBe("{street: 'x', zip: 1}");
+    rejects(() => j(address, '{"city": 1}'), "Unknown field 'city' in value of user defined type address");
+    expect(j(native('int'), 'null')).toBeNull();
+    rejects(() => parseJson('{"a": }'), 'Could not decode JSON string');
   });
 });

@@ -121,6 +121,26 @@ describe('native pool: basics', () => {
     pool.close();
   });
 
+  it('hands out independent value buffers across many gets, small and large', () => {
+    const pool = openPool({ path: poolPath(), size: 32 * MiB });
+    const sizes = [0, 1, 7, 100, 1000, 4095, 4096, 4097, 9000];
+    const batch = pool.batch();
+    for (let i = 0; i < 3000; i++) batch.put(pool.root, b(`k${i}`), Buffer.alloc(sizes[i % sizes.length]!, i & 255));
+    pool.apply(batch);
+    const got: Buffer[] = [];
+    for (let round = 0; round < 2; round++) for (let i = 0; i < 3000; i++) got.push(pool.get(pool.root, b(`k${i}`))!);
+    // Overwrite everything; earlier results must not change.
+    const batch2 = pool.batch();
+    for (let i = 0; i < 3000; i++)
+      batch2.put(pool.root, b(`k${i}`), Buffer.alloc(sizes[i % sizes.length]!, 255 - (i & 255)));
+    pool.apply(batch2);
+    for (let j = 0; j < got.length; j++) {
+      const i = j % 3000;
+      expect(got[j]!.equals(Buffer.alloc(sizes[i % sizes.length]!, i & 255))).toBe(true);
+    }
+    pool.close();
+  });
+
   it('keeps everything, and the same handles, across close and reopen', () => {
     const path = poolPath();
     let pool = openPool({ path, size: 32 * MiB });

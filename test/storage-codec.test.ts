@@ -6,13 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { afterStart, beforeEnd, inSlice, prefixSuccessor, sliceToKeyRange } from '../storage/clustering-bounds.js';
 import type { Cell, ClusteringBound, LivenessInfo } from '../storage/mutation.js';
 import { NO_DELETION_TIME } from '../storage/mutation.js';
-import {
-  livenessSupersedes,
-  mergeRows,
-  purgeRow,
-  reconcileCells,
-  rowFromUpdate,
-} from '../storage/reconcile.js';
+import { livenessSupersedes, mergeRows, purgeRow, reconcileCells, rowFromUpdate } from '../storage/reconcile.js';
 import type { ColumnData, StoredRow } from '../storage/row-codec.js';
 import { decodeHeader, decodeRow, encodeHeader, encodeRow } from '../storage/row-codec.js';
 import { Projection } from '../storage/row-projection.js';
@@ -54,13 +48,19 @@ describe('reconcileCells (Cassandra 5.0 Cells.resolveRegular)', () => {
   });
 
   const arbCell: fc.Arbitrary<Cell> = fc.oneof(
-    fc.record({ ts: fc.integer({ min: 0, max: 3 }), value: fc.uint8Array({ maxLength: 2 }) }).map((c) =>
-      live(c.ts, Buffer.from(c.value)),
-    ),
     fc
-      .record({ ts: fc.integer({ min: 0, max: 3 }), ttl: fc.integer({ min: 1, max: 3 }), value: fc.uint8Array({ maxLength: 2 }) })
+      .record({ ts: fc.integer({ min: 0, max: 3 }), value: fc.uint8Array({ maxLength: 2 }) })
+      .map((c) => live(c.ts, Buffer.from(c.value))),
+    fc
+      .record({
+        ts: fc.integer({ min: 0, max: 3 }),
+        ttl: fc.integer({ min: 1, max: 3 }),
+        value: fc.uint8Array({ maxLength: 2 }),
+      })
       .map((c) => expiring(c.ts, c.ttl, 100 + c.ttl, Buffer.from(c.value))),
-    fc.record({ ts: fc.integer({ min: 0, max: 3 }), ldt: fc.integer({ min: 0, max: 3 }) }).map((c) => tomb(c.ts, c.ldt)),
+    fc
+      .record({ ts: fc.integer({ min: 0, max: 3 }), ldt: fc.integer({ min: 0, max: 3 }) })
+      .map((c) => tomb(c.ts, c.ldt)),
   );
 
   it('is commutative and associative (merge order never matters)', () => {
@@ -91,9 +91,16 @@ const arbStoredCell = (column: number, path?: Buffer): fc.Arbitrary<Cell> =>
   fc.oneof(
     fc.record({ ts: arbTs, value: arbBytes }).map((c) => ({ ...live(c.ts, c.value), column, path })),
     fc
-      .record({ ts: arbTs, ttl: fc.integer({ min: 1, max: 1e6 }), ldt: fc.integer({ min: 0, max: 2 ** 31 - 2 }), value: arbBytes })
+      .record({
+        ts: arbTs,
+        ttl: fc.integer({ min: 1, max: 1e6 }),
+        ldt: fc.integer({ min: 0, max: 2 ** 31 - 2 }),
+        value: arbBytes,
+      })
       .map((c) => ({ column, path, ts: c.ts, ttl: c.ttl, ldt: c.ldt, value: c.value })),
-    fc.record({ ts: arbTs, ldt: fc.integer({ min: 0, max: 2 ** 31 - 1 }) }).map((c) => ({ ...tomb(c.ts, c.ldt), column, path })),
+    fc
+      .record({ ts: arbTs, ldt: fc.integer({ min: 0, max: 2 ** 31 - 1 }) })
+      .map((c) => ({ ...tomb(c.ts, c.ldt), column, path })),
   );
 const arbDeletion = fc.record({ ts: arbTs, ldt: fc.integer({ min: 0, max: 2 ** 31 - 1 }) });
 
@@ -103,10 +110,13 @@ const arbColumn = (column: number): fc.Arbitrary<ColumnData> =>
     fc
       .record({
         deletion: fc.option(arbDeletion, { nil: undefined }),
-        paths: fc.uniqueArray(fc.uint8Array({ maxLength: 4 }).map((b) => Buffer.from(b)), {
-          maxLength: 4,
-          comparator: (a, b) => a.equals(b),
-        }),
+        paths: fc.uniqueArray(
+          fc.uint8Array({ maxLength: 4 }).map((b) => Buffer.from(b)),
+          {
+            maxLength: 4,
+            comparator: (a, b) => a.equals(b),
+          },
+        ),
       })
       .chain(({ deletion, paths }) =>
         fc
@@ -121,7 +131,11 @@ const arbRow: fc.Arbitrary<StoredRow> = fc
     liveness: fc.option(
       fc.oneof(
         arbTs.map((ts) => ({ ts, ttl: 0, expiry: NO_DELETION_TIME })),
-        fc.record({ ts: arbTs, ttl: fc.integer({ min: 1, max: 1e6 }), expiry: fc.integer({ min: 0, max: 2 ** 31 - 2 }) }),
+        fc.record({
+          ts: arbTs,
+          ttl: fc.integer({ min: 1, max: 1e6 }),
+          expiry: fc.integer({ min: 0, max: 2 ** 31 - 2 }),
+        }),
       ),
       { nil: undefined },
     ),

@@ -8,6 +8,7 @@ import {
   CreateKeyspaceStatement,
   DropKeyspaceStatement,
 } from '../statements/keyspace-statements.js';
+import { ModificationStatement } from '../statements/modification-statement.js';
 import { SelectStatement } from '../statements/select-statement.js';
 import {
   AlterTableStatement,
@@ -22,6 +23,10 @@ export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspac
   switch (ast.kind) {
     case 'select':
       return SelectStatement.prepare(ast, catalog, keyspace);
+    case 'insert':
+    case 'update':
+    case 'delete':
+      return ModificationStatement.prepare(ast, catalog, keyspace);
     case 'use':
       return new UseStatement(ast);
     case 'createKeyspace':

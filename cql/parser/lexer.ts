@@ -17,10 +17,8 @@ function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }
 const IDENT_PART = new Uint8Array(128);
-for (let c = 0; c < 128; c++) IDENT_PART[c] = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 ? 1 : 0;
-function isIdentPart(c: number): boolean {
-  return c < 128 && IDENT_PART[c] === 1;
-}
+for (let c = 0; c < 128; c++)
+  IDENT_PART[c] = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95 ? 1 : 0;
 function isHex(c: number): boolean {
   return isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
@@ -48,25 +46,49 @@ function charDisplay(src: string, pos: number): string {
   return `'${c}'`;
 }
 
+/** A token whose text is sliced from the source only when asked for (keywords and punctuation rarely are). */
+class LexToken implements Token {
+  private cached: string | undefined;
+  constructor(
+    readonly type: number,
+    readonly start: number,
+    readonly end: number,
+    private readonly src: string,
+    text: string | undefined,
+  ) {
+    this.cached = text;
+  }
+  get text(): string {
+    if (this.cached === undefined) this.cached = this.src.slice(this.start, this.end);
+    return this.cached;
+  }
+}
+
 function lexError(src: string, pos: number, what: string): Token {
   const { line, col } = lineCol(src, pos);
-  return { type: T.ERROR, start: pos, end: pos, text: `line ${line}:${col} ${what}` };
+  return new LexToken(T.ERROR, pos, pos, src, `line ${line}:${col} ${what}`);
 }
 
 function mismatchedChar(src: string, pos: number, expecting: string): Token {
   return lexError(src, pos, `mismatched character ${charDisplay(src, pos)} expecting ${expecting}`);
 }
 
-/** Length of the UUID at i (36) or 0. */
+/**
+ * The UUID at i: 36 when complete, 0 when it is not one. Like ANTLR's lexer, eight hex digits and a '-'
+ * commit to a UUID; a later mismatch is then a lexer error, returned as -1 - (offset of the bad char).
+ */
 function matchUuid(src: string, i: number): number {
-  if (i + 36 > src.length) return 0;
   for (let k = 0; k < 36; k++) {
-    const c = src.charCodeAt(i + k);
-    if (k === 8 || k === 13 || k === 18 || k === 23) {
-      if (c !== 45) return 0;
-    } else if (!isHex(c)) return 0;
+    const c = i + k < src.length ? src.charCodeAt(i + k) : -1;
+    const ok = k === 8 || k === 13 || k === 18 || k === 23 ? c === 45 : c >= 0 && isHex(c);
+    if (!ok) return k <= 8 ? 0 : -1 - k;
   }
   return 36;
+}
+
+function uuidError(src: string, i: number, u: number): Token {
+  const k = -1 - u;
+  return mismatchedChar(src, i + k, k === 13 || k === 18 || k === 23 ? "'-'" : 'set null');
 }
 
 function digitsEnd(src: string, i: number): number {
@@ -201,7 +223,7 @@ export function tokenize(src: string, hidden = false): Token[] {
   const n = src.length;
   let i = 0;
   const push = (type: number, start: number, end: number, text?: string): void => {
-    out.push({ type, start, end, text: text === undefined ? src.slice(start, end) : text });
+    out.push(new LexToken(type, start, end, src, text));
   };
   while (i < n) {
     const c = src.charCodeAt(i);
@@ -241,10 +263,14 @@ export function tokenize(src: string, hidden = false): Token[] {
     }
     if (isDigit(c)) {
       const u = matchUuid(src, i);
-      if (u) {
+      if (u > 0) {
         i += u;
         push(T.UUID, start, i);
         continue;
+      }
+      if (u < 0) {
+        out.push(uuidError(src, i, u));
+        break;
       }
       if (c === 48 && (c2 === 120 || c2 === 88)) {
         let j = i + 2;
@@ -261,10 +287,14 @@ export function tokenize(src: string, hidden = false): Token[] {
     if (isLetter(c)) {
       if (isHex(c)) {
         const u = matchUuid(src, i);
-        if (u) {
+        if (u > 0) {
           i += u;
           push(T.UUID, start, i);
           continue;
+        }
+        if (u < 0) {
+          out.push(uuidError(src, i, u));
+          break;
         }
       }
       let j = i + 1;
@@ -288,9 +318,8 @@ export function tokenize(src: string, hidden = false): Token[] {
         continue;
       }
       const kw = keywordTypeAt(src, i, j, h);
-      const text = src.slice(i, j);
       i = j;
-      out.push({ type: kw === -1 ? T.IDENT : kw, start, end: i, text });
+      out.push(new LexToken(kw === -1 ? T.IDENT : kw, start, i, src, undefined));
       continue;
     }
     switch (c) {
@@ -490,6 +519,6 @@ export function tokenize(src: string, hidden = false): Token[] {
 }
 
 function finish(out: Token[], n: number): Token[] {
-  out.push({ type: T.EOF, start: n, end: n, text: '<EOF>' });
+  out.push(new LexToken(T.EOF, n, n, '', '<EOF>'));
   return out;
 }

@@ -31,10 +31,28 @@ import {
   NATIVE_TYPE_KEYWORDS,
   T,
   TOKEN_NAMES,
+  TOKEN_TYPE_COUNT,
   type Token,
   UNRESERVED,
   UNRESERVED_FUNCTION,
 } from './token.js';
+
+/** Token types of Parser.g constant. */
+const CONSTANT = new Uint8Array(TOKEN_TYPE_COUNT);
+for (const t of [
+  T.STRING_LITERAL,
+  T.INTEGER,
+  T.FLOAT,
+  T.BOOLEAN,
+  T.DURATION,
+  T.UUID,
+  T.HEXNUMBER,
+  K.POSITIVE_NAN,
+  K.NEGATIVE_NAN,
+  K.POSITIVE_INFINITY,
+  K.NEGATIVE_INFINITY,
+])
+  CONSTANT[t] = 1;
 
 /** Parser.g reservedTypeNames: not usable as user type names. */
 const RESERVED_TYPE_NAMES = new Set(['byte', 'complex', 'enum', 'date', 'interval', 'macaddr', 'bitstring']);
@@ -48,14 +66,9 @@ const RELATION_OPS: Partial<Record<number, RelationOp & ConditionOp>> = {
   [T.NEQ]: '!=',
 };
 
-/** Cassandra's ColumnIdentifier.maybeQuote, for names inside error messages. */
-export function maybeQuote(name: string): string {
-  if (/^[a-z][a-z0-9_]*$/.test(name)) return name;
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
+/** Cassandra's QualifiedName.toString(), as error messages print it: `ks.name`, unquoted. */
 export function qualifiedNameToString(n: QualifiedName): string {
-  return n.keyspace !== undefined ? `${n.keyspace}.${maybeQuote(n.name)}` : maybeQuote(n.name);
+  return n.keyspace !== undefined ? `${n.keyspace}.${n.name}` : n.name;
 }
 
 export class ParserBase {
@@ -344,11 +357,11 @@ export class ParserBase {
   /** Can a type start at token k (for telling `(type) x` casts from tuples)? */
   private typeCastAhead(startsOperand: (k: number) => boolean): boolean {
     const t = this.la(2);
-    if (NATIVE_TYPE_KEYWORDS.has(t) || t === K.MAP || t === K.LIST || t === K.FROZEN || t === K.TUPLE) {
-      return this.la(3) !== T.LPAREN;
+    // Native type names are also column names: `(text)` is a tuple unless an operand follows.
+    if (NATIVE_TYPE_KEYWORDS.has(t) || t === T.STRING_LITERAL) return this.la(3) === T.RPAREN && startsOperand(4);
+    if (t === K.MAP || t === K.LIST || t === K.FROZEN || t === K.TUPLE || t === K.SET || t === K.VECTOR) {
+      return this.la(3) === T.LT;
     }
-    if (t === K.SET || t === K.VECTOR) return this.la(3) === T.LT;
-    if (t === T.STRING_LITERAL) return this.la(3) === T.RPAREN && startsOperand(4);
     if (t === T.IDENT || t === T.QUOTED_NAME || BASIC_UNRESERVED[t] === 1 || t === K.KEY) {
       if (this.la(3) === T.RPAREN) return startsOperand(4);
       if (this.la(3) === T.DOT && this.isIdent(this.la(4)) && this.la(5) === T.RPAREN) return startsOperand(6);
@@ -376,13 +389,7 @@ export class ParserBase {
   }
 
   protected isConstant(type: number): boolean {
-    return (
-      (type >= T.STRING_LITERAL && type <= T.HEXNUMBER) ||
-      type === K.POSITIVE_NAN ||
-      type === K.NEGATIVE_NAN ||
-      type === K.POSITIVE_INFINITY ||
-      type === K.NEGATIVE_INFINITY
-    );
+    return CONSTANT[type] === 1;
   }
 
   /** Parser.g constant. */
@@ -617,7 +624,7 @@ export class ParserBase {
     else if (this.isConstant(this.la())) value = { kind: 'simple', value: this.constant().text };
     else if (UNRESERVED[this.la()] === 1) value = { kind: 'simple', value: this.consume().text };
     else this.noViable();
-    if (into.has(name)) this.recognitionError(`Multiple definition for property ${name}`);
+    if (into.has(name)) this.recognitionError(`Multiple definition for property '${name}'`);
     into.set(name, value);
   }
 
@@ -797,6 +804,8 @@ export class ParserBase {
         return { kind: 'term', term: this.marker(), pos };
     }
     if (this.isConstant(t.type)) return { kind: 'term', term: this.constant(), pos };
+    // Fail on the token itself before looking further, so the error snippet ends where Cassandra's does.
+    if (!this.isIdent(t.type) && !this.isFunctionNameToken(t.type)) this.noViable();
     if (this.la(2) === T.LPAREN) {
       switch (t.type) {
         case K.COUNT:

@@ -2,6 +2,7 @@
 // AST of ast.ts. Syntax errors are SyntaxError with Cassandra's messages; the few checks Cassandra's
 // grammar actions make with InvalidRequest (duplicate columns, several PRIMARY KEYs) throw that.
 
+import { SyntaxError } from '../errors.js';
 import type {
   AlterKeyspaceStatement,
   AlterRoleStatement,
@@ -55,7 +56,17 @@ import { K, T } from './token.js';
  * what Cassandra rejects while parsing). Every statement node carries its bind markers, in order.
  */
 export function parseStatement(cql: string): Statement {
-  return new StatementParser(cql).query();
+  try {
+    return new StatementParser(cql).query();
+  } catch (e) {
+    // Absurdly deep nesting ("((((...") exhausts the stack; report it like Cassandra reports parser
+    // failures that are not ANTLR errors, instead of letting a RangeError escape.
+    if (e instanceof RangeError) {
+      const text = cql.length > 200 ? `${cql.slice(0, 200)}...` : cql;
+      throw new SyntaxError(`Failed parsing statement: [${text}] reason: StackOverflowError null`);
+    }
+    throw e;
+  }
 }
 
 const COMPACT_STORAGE_MESSAGE =
@@ -677,7 +688,8 @@ class StatementParser extends ParserBase {
         if (this.accept(K.DESC)) descending = true;
         else if (!this.accept(K.ASC)) this.noViable();
         if (order.some((o) => o.column === column)) {
-          this.invalid(`Duplicate column '${column}' in CLUSTERING ORDER BY clause for table '${tableName}'`);
+          const what = view ? 'view' : 'table';
+          this.invalid(`Duplicate column '${column}' in CLUSTERING ORDER BY clause for ${what} '${tableName}'`);
         }
         order.push({ column, descending });
       } while (this.accept(T.COMMA));

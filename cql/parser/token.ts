@@ -281,9 +281,13 @@ for (let i = 0; i < KEYWORDS.length; i++) {
   for (const s of SPECIAL_SPELLINGS[name] ?? [name.toLowerCase()]) KEYWORD_BY_SPELLING.set(s, type);
 }
 
+// BOOLEAN is lexed like a keyword (Lexer.g defines it before IDENT).
+KEYWORD_BY_SPELLING.set('true', T.BOOLEAN);
+KEYWORD_BY_SPELLING.set('false', T.BOOLEAN);
+
 export const TOKEN_TYPE_COUNT = KEYWORD_BASE + KEYWORDS.length;
 
-/** Keyword token type for an identifier's lower-cased text, or undefined. */
+/** Keyword (or BOOLEAN) token type for an identifier's lower-cased text, or undefined. */
 export function keywordType(lower: string): number | undefined {
   return KEYWORD_BY_SPELLING.get(lower);
 }

@@ -1,22 +1,349 @@
-// Reads of user tables from storage (placeholder until the storage engine lands).
+// SELECT over a user table in storage: known partitions (EQ/IN on the partition key) read slice by
+// slice, or a token-ordered scan of the table; rows are filtered (ALLOW FILTERING), projected and
+// paged. Values stay the stored bytes; only filters and aggregates look inside them.
 
+import { murmur3Token } from '../../storage/murmur3-token.js';
+import { deserializePartitionKey } from '../../storage/partition-key.js';
+import type { ComplexValue, ReadRow } from '../../storage/row-projection.js';
+import { Projection } from '../../storage/row-projection.js';
+import type { PagingPosition, PartitionRead } from '../../storage/table-reader.js';
 import { InvalidRequest } from '../errors.js';
-import type { BindSpecs } from '../execution/bound-term.js';
+import type { BindSpecs, BoundTerm } from '../execution/bound-term.js';
+import { complexToBytes } from '../execution/complex-value.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
+import { limitValue, prepareLimit } from '../execution/limit-term.js';
+import { decodePagingState, encodePagingState, type PagingState } from '../execution/paging-state.js';
+import { nowInSeconds } from '../execution/write-clock.js';
 import type { SelectStatement as SelectAst } from '../parser/ast.js';
-import type { QueryOptions, ResultMessage } from '../query-handler.js';
+import type { ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
+import { type ClusteringRange, KeyRestrictions } from '../restrictions/key-restrictions.js';
+import { bindPredicate } from '../restrictions/row-filter.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
+import type { SelectedRow } from '../selection/selected-row.js';
 import type { Selection } from '../selection/selection.js';
+import { isMultiCell } from '../types/cql-type.js';
+import { storeOf } from './modification-statement.js';
+
+const NO_LIMIT = -1;
+const EMPTY = Buffer.alloc(0);
 
 export class UserTableRead {
-  readonly partitionKeyIndices: number[] = [];
+  readonly partitionKeyIndices: number[];
+  private readonly where: KeyRestrictions;
+  private readonly perPartitionLimit: BoundTerm | undefined;
+  /** Column ids read from storage, and for each table column index its slot in the read (or -1). */
+  private readonly columnIds: number[] = [];
+  private readonly slotOfColumn: number[];
+  private readonly projection: Projection;
+  private readonly reversed: boolean;
+  private readonly includeStatic: boolean;
+  private readonly distinct: boolean;
+
   constructor(
     readonly ast: SelectAst,
     readonly table: TableMetadata,
     readonly selection: Selection,
-    readonly specs: BindSpecs,
-  ) {}
-  execute(_ctx: ExecutionContext, _options: QueryOptions, _limit: number): ResultMessage {
-    throw new InvalidRequest('reads of user tables are not supported yet');
+    specs: BindSpecs,
+  ) {
+    this.where = new KeyRestrictions(table, ast.where, specs, 'select', ast.allowFiltering);
+    this.partitionKeyIndices = this.where.partitionKeyIndices;
+    this.perPartitionLimit = prepareLimit(
+      ast.perPartitionLimit,
+      '[per_partition_limit]',
+      table.keyspace,
+      table.name,
+      specs,
+    );
+
+    // Which stored columns the selection and the filters need.
+    const needed = new Set<number>();
+    for (const s of selection.selectors) for (const i of s.columns) needed.add(i);
+    for (const f of this.where.filters) needed.add(f.columnIndex);
+    this.slotOfColumn = table.columns.map(() => -1);
+    table.columns.forEach((c, i) => {
+      if ((c.kind === 'regular' || c.kind === 'static') && needed.has(i)) {
+        this.slotOfColumn[i] = this.columnIds.length;
+        this.columnIds.push(c.id);
+      }
+    });
+    const withMetadata = selection.selectors.some(
+      (s) =>
+        s.spec.name.startsWith('writetime(') ||
+        s.spec.name.startsWith('ttl(') ||
+        s.spec.name.startsWith('maxwritetime('),
+    );
+    this.projection = new Projection(this.columnIds, withMetadata);
+    this.includeStatic = table.columns.some((c, i) => c.kind === 'static' && needed.has(i));
+
+    this.distinct = ast.distinct;
+    if (ast.distinct) {
+      for (const s of selection.selectors) {
+        for (const i of s.columns) {
+          const c = table.columns[i]!;
+          if (c.kind !== 'partition_key' && c.kind !== 'static') {
+            throw new InvalidRequest(
+              `SELECT DISTINCT queries must only request partition key columns and/or static columns (not ${c.name})`,
+            );
+          }
+        }
+      }
+      const selected = new Set(selection.selectors.flatMap((s) => s.columns));
+      const missing = table.partitionKey.filter((c) => !selected.has(table.columns.indexOf(c)));
+      if (missing.length > 0 && !selection.isAggregate) {
+        throw new InvalidRequest(
+          `SELECT DISTINCT queries must request all the partition key columns (missing ${missing.map((c) => c.name).join(', ')})`,
+        );
+      }
+    }
+
+    this.reversed = this.ordering();
+    if (ast.groupBy.length > 0) throw new InvalidRequest('GROUP BY is not supported yet');
+  }
+
+  /** Validates ORDER BY; true when rows come out in reverse clustering order. */
+  private ordering(): boolean {
+    const order = this.ast.orderBy;
+    if (order.length === 0) return false;
+    if (order.some((o) => o.ann)) throw new InvalidRequest('ANN ordering requires a vector index (not supported yet)');
+    if (!this.where.hasPartitionKey)
+      throw new InvalidRequest('ORDER BY is only supported when the partition key is restricted by an EQ or an IN.');
+    let reversed: boolean | undefined;
+    order.forEach((o, i) => {
+      const col = this.table.columns.find((c) => c.name === o.column);
+      if (!col) throw new InvalidRequest(`Undefined column name ${o.column}`);
+      if (col.kind !== 'clustering')
+        throw new InvalidRequest(
+          `Order by is currently only supported on the clustered columns of the PRIMARY KEY, got ${col.name}`,
+        );
+      if (col.position !== i)
+        throw new InvalidRequest(
+          'Order by currently only supports the ordering of columns following their declared order in the PRIMARY KEY',
+        );
+      const rev = o.descending !== (col.clusteringOrder === 'desc');
+      if (reversed !== undefined && rev !== reversed) throw new InvalidRequest('Unsupported order by relation');
+      reversed = rev;
+    });
+    return reversed === true;
+  }
+
+  execute(ctx: ExecutionContext, options: QueryOptions, limit: number): ResultMessage {
+    const values = options.values;
+    const now = options.nowInSeconds ?? nowInSeconds();
+    const perPartition = limitValue(this.perPartitionLimit, values, 'per partition limit');
+    const filters = this.where.filters.map((p) => bindPredicate(p, values, this.table.columns[p.columnIndex]!.name));
+    const aggregate = this.selection.isAggregate;
+    const pageSize = aggregate || options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize;
+    const state = options.pagingState && !aggregate ? decodePagingState(options.pagingState) : undefined;
+    let remaining = state ? (state.remaining === NO_LIMIT ? Number.POSITIVE_INFINITY : state.remaining) : limit;
+    if (this.distinct) remaining = Math.min(remaining, limit);
+    const store = storeOf(ctx, this.table);
+
+    const out: SelectedRow[] = [];
+    const want = () => Math.min(pageSize - out.length, remaining);
+    let next: PagingState | undefined;
+
+    const accept = (pr: PartitionRead, row: ReadRow | undefined): boolean => {
+      const sel = this.selectedRow(pr, row);
+      for (const f of filters) if (!f(sel)) return false;
+      out.push(sel);
+      remaining--;
+      return true;
+    };
+
+    if (this.where.hasPartitionKey) {
+      const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));
+      keys.sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : Buffer.compare(a.key, b.key)));
+      if (keys.length > 1 && this.ast.orderBy.length > 0 && Number.isFinite(pageSize)) {
+        throw new InvalidRequest(
+          'Cannot page queries with both ORDER BY and a IN restriction on the partition key; you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query',
+        );
+      }
+      let ranges = this.where.clusteringRanges(values);
+      if (this.reversed) ranges = [...ranges].reverse();
+      const ppLimit = this.distinct ? 1 : perPartition;
+      outer: for (let pi = state?.partitionIndex ?? 0; pi < keys.length; pi++) {
+        const { key, token } = keys[pi]!;
+        const resuming = state && pi === state.partitionIndex;
+        let inPartition = resuming ? state.rowsInPartition : 0;
+        let staticDone = resuming === true;
+        for (let ri = resuming ? state.rangeIndex : 0; ri < ranges.length; ri++) {
+          if (want() <= 0 || inPartition >= ppLimit) break;
+          const range = this.resumeRange(
+            ranges[ri]!,
+            resuming && ri === state.rangeIndex ? state.clustering : undefined,
+          );
+          const pr = store.readPartition(key, token, {
+            columns: this.projection,
+            nowInSeconds: now,
+            start: range.start,
+            end: range.end,
+            reversed: this.reversed,
+            // With filters, how many stored rows make a page is unknown: read the whole slice.
+            limit: filters.length > 0 ? undefined : Math.min(want(), ppLimit - inPartition),
+            includeStatic: this.includeStatic || (!staticDone && this.table.clustering.length > 0),
+            withMetadata: this.projection.withMetadata,
+          });
+          if (!pr) continue;
+          if (pr.rows.length === 0 && pr.staticRow && !staticDone && !this.where.hasClusteringRestrictions) {
+            // A partition with only static data reads as one row with null clustering.
+            if (accept(pr, undefined)) inPartition++;
+          }
+          staticDone = true;
+          let last: Buffer | undefined;
+          for (const row of pr.rows) {
+            if (want() <= 0 || inPartition >= ppLimit) break;
+            last = row.clustering;
+            if (accept(pr, row)) inPartition++;
+          }
+          if (want() <= 0 && (last !== undefined || pi < keys.length - 1)) {
+            const finished = inPartition >= ppLimit || last === undefined;
+            next = finished
+              ? { ...this.blankState(), partitionIndex: pi + 1 }
+              : {
+                  ...this.blankState(),
+                  partitionIndex: pi,
+                  rangeIndex: ri,
+                  clustering: last!,
+                  rowsInPartition: inPartition,
+                };
+            break outer;
+          }
+        }
+      }
+    } else {
+      const bounds = this.where.tokenBounds(values);
+      let after: PagingPosition | undefined = state
+        ? {
+            token: state.token,
+            key: state.key,
+            clustering: state.clustering.length > 0 ? state.clustering : undefined,
+            rowsInPartition: state.rowsInPartition,
+          }
+        : undefined;
+      const ppLimit = this.distinct ? 1 : perPartition;
+      for (;;) {
+        const n = want();
+        if (n <= 0) break;
+        const chunk = Number.isFinite(n) ? n + (filters.length > 0 ? 64 : 0) : 1000;
+        const res = store.scanRange({
+          columns: this.projection,
+          nowInSeconds: now,
+          startToken: bounds.start,
+          endToken: bounds.end,
+          after,
+          limit: chunk,
+          perPartitionLimit: Number.isFinite(ppLimit) ? ppLimit : undefined,
+          includeStatic: this.includeStatic || this.table.clustering.length > 0,
+          withMetadata: this.projection.withMetadata,
+        });
+        let stoppedEarly = false;
+        let lastPos: PagingPosition | undefined;
+        for (const pr of res.partitions) {
+          let inPartition = after && after.key.equals(pr.key) ? (after.rowsInPartition ?? 0) : 0;
+          if (pr.rows.length === 0 && pr.staticRow && !this.where.hasClusteringRestrictions) {
+            if (want() <= 0) {
+              stoppedEarly = true;
+              break;
+            }
+            accept(pr, undefined);
+            lastPos = { token: pr.token, key: pr.key, clustering: undefined, rowsInPartition: 1 };
+          }
+          for (const row of pr.rows) {
+            if (want() <= 0) {
+              stoppedEarly = true;
+              break;
+            }
+            if (inPartition >= ppLimit) break;
+            if (accept(pr, row)) inPartition++;
+            lastPos = { token: pr.token, key: pr.key, clustering: row.clustering, rowsInPartition: inPartition };
+          }
+          if (stoppedEarly) break;
+          if (inPartition >= ppLimit || pr.rows.length === 0) {
+            lastPos = { token: pr.token, key: pr.key, clustering: undefined, rowsInPartition: inPartition };
+          }
+        }
+        if (!res.next && !stoppedEarly) break;
+        after = stoppedEarly ? lastPos : res.next;
+        if (want() <= 0 || stoppedEarly) {
+          if (after) {
+            next = {
+              ...this.blankState(),
+              token: after.token,
+              key: after.key,
+              clustering: after.clustering ?? EMPTY,
+              rowsInPartition: after.rowsInPartition ?? 0,
+            };
+          }
+          break;
+        }
+        if (!after) break;
+      }
+    }
+
+    if (aggregate) {
+      return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: [this.selection.aggregate(out)] };
+    }
+    const rows = out.map((r) => this.selection.project(r));
+    let pagingState: Buffer | undefined;
+    if (next && remaining > 0) {
+      next.remaining = Number.isFinite(remaining) ? remaining : NO_LIMIT;
+      pagingState = encodePagingState(next);
+    }
+    return { kind: 'rows', metadata: { columns: this.selection.specs as ColumnSpec[], pagingState }, rows };
+  }
+
+  private blankState(): PagingState {
+    return {
+      partitionIndex: 0,
+      rangeIndex: 0,
+      token: 0n,
+      key: EMPTY,
+      clustering: EMPTY,
+      rowsInPartition: 0,
+      remaining: NO_LIMIT,
+    };
+  }
+
+  /** A clustering range narrowed to what follows the last row returned (paging). */
+  private resumeRange(range: ClusteringRange, last: Buffer | undefined): ClusteringRange {
+    if (!last || last.length === 0) return range;
+    return this.reversed
+      ? { start: range.start, end: { prefix: last, inclusive: false } }
+      : { start: { prefix: last, inclusive: false }, end: range.end };
+  }
+
+  /** The row as the selection and filters see it: every table column by index. */
+  private selectedRow(pr: PartitionRead, row: ReadRow | undefined): SelectedRow {
+    const t = this.table;
+    const values: (Buffer | null)[] = new Array(t.columns.length).fill(null);
+    const pk = deserializePartitionKey(pr.key, t.partitionKey.length);
+    const source = row ?? pr.staticRow;
+    for (let i = 0; i < t.columns.length; i++) {
+      const c = t.columns[i]!;
+      if (c.kind === 'partition_key') values[i] = pk[c.position]!;
+      else if (c.kind === 'clustering') values[i] = row ? (row.clusteringValues[c.position] ?? null) : null;
+      else {
+        const slot = this.slotOfColumn[i]!;
+        if (slot < 0) continue;
+        const from = c.kind === 'static' ? pr.staticRow : row;
+        const v = from?.values[slot] ?? null;
+        values[i] = v === null ? null : isMultiCell(c.type) ? complexToBytes(c.type, v as ComplexValue) : (v as Buffer);
+      }
+    }
+    const slotOf = this.slotOfColumn;
+    const columns = t.columns;
+    return {
+      values,
+      writetime: (i) => {
+        const slot = slotOf[i]!;
+        const from = columns[i]!.kind === 'static' ? pr.staticRow : source;
+        return slot < 0 ? null : (from?.writetimes?.[slot] ?? null);
+      },
+      ttl: (i) => {
+        const slot = slotOf[i]!;
+        const from = columns[i]!.kind === 'static' ? pr.staticRow : source;
+        return slot < 0 ? null : (from?.ttls?.[slot] ?? null);
+      },
+    };
   }
 }

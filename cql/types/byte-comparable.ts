@@ -21,7 +21,7 @@
 // Decoding returns canonical bytes: equal-comparing forms (non-minimal varints, decimal scale, NaN payloads,
 // booleans other than 0/1, trailing null tuple fields) come back in one canonical form.
 import { InvalidRequest } from '../errors.js';
-import { type CqlType, cqlTypeToString } from './cql-type.js';
+import { type CqlType, cqlTypeToString, type NativeTypeName, native } from './cql-type.js';
 import { decimalFromBytes, decimalToBytes, normalizeDecimal } from './decimal-text.js';
 import { buildCollection, buildTuple, buildVector, fixedValueLength } from './serialized-layout.js';
 import { minimalStart } from './varint-bytes.js';
@@ -224,7 +224,7 @@ function putValue(t: CqlType, v: Uint8Array): void {
       let lastEnd = 0;
       while (o < v.length) {
         const len = readInt(v, o);
-        o += 4 + (len > 0 ? len : 0);
+        o += 4 + Math.max(len, 0);
         if (len >= 0) lastEnd = o;
       }
       o = 0;
@@ -326,6 +326,7 @@ export function clusteringSliceBounds(
   op: '<' | '<=' | '>' | '>=',
 ): { start: Buffer; end: Buffer } {
   const n = prefix.length;
+  if (n === 0) throw new RangeError('clusteringSliceBounds needs the restricted column value');
   const eqPart = prefix.slice(0, n - 1);
   const lower = clusteringPrefixBound(types, descending, eqPart, 'before');
   const upper = clusteringPrefixBound(types, descending, eqPart, 'after');
@@ -385,7 +386,7 @@ function getNative(name: string): Buffer {
     case 'time':
     case 'counter':
     case 'double': {
-      const n = fixedValueLength({ kind: 'native', name } as CqlType);
+      const n = fixedValueLength(native(name as NativeTypeName));
       const v = getN(n);
       if (name === 'date') return v;
       if (name === 'float' || name === 'double') {

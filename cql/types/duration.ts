@@ -70,26 +70,36 @@ class Builder {
   add(unit: string, n: bigint): void {
     switch (unit.toLowerCase()) {
       case 'y':
-        return this.addMonths(0, n, 12n);
+        this.addMonths(0, n, 12n);
+        return;
       case 'mo':
-        return this.addMonths(1, n, 1n);
+        this.addMonths(1, n, 1n);
+        return;
       case 'w':
-        return this.addDays(2, n, 7n);
+        this.addDays(2, n, 7n);
+        return;
       case 'd':
-        return this.addDays(3, n, 1n);
+        this.addDays(3, n, 1n);
+        return;
       case 'h':
-        return this.addNanos(4, n, NANOS_PER_HOUR);
+        this.addNanos(4, n, NANOS_PER_HOUR);
+        return;
       case 'm':
-        return this.addNanos(5, n, NANOS_PER_MINUTE);
+        this.addNanos(5, n, NANOS_PER_MINUTE);
+        return;
       case 's':
-        return this.addNanos(6, n, NANOS_PER_SECOND);
+        this.addNanos(6, n, NANOS_PER_SECOND);
+        return;
       case 'ms':
-        return this.addNanos(7, n, NANOS_PER_MILLI);
+        this.addNanos(7, n, NANOS_PER_MILLI);
+        return;
       case 'us':
       case 'µs':
-        return this.addNanos(8, n, NANOS_PER_MICRO);
+        this.addNanos(8, n, NANOS_PER_MICRO);
+        return;
       case 'ns':
-        return this.addNanos(9, n, 1n);
+        this.addNanos(9, n, 1n);
+        return;
     }
   }
 

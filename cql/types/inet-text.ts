@@ -25,7 +25,7 @@ export function inetFromText(text: string): Buffer | undefined {
     groups = s.split(':');
   }
   const out = Buffer.alloc(16);
-  groups.forEach((g, i) => out.writeUInt16BE(Number.parseInt(g, 16), i * 2));
+  for (let i = 0; i < 8; i++) out.writeUInt16BE(Number.parseInt(groups[i]!, 16), i * 2);
   // Java turns IPv4-mapped IPv6 addresses into Inet4Address.
   if (out.subarray(0, 10).every((b) => b === 0) && out[10] === 0xff && out[11] === 0xff) return out.subarray(12);
   return out;

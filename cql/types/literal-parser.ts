@@ -11,6 +11,7 @@ import { buildCollection, buildTuple, buildVector } from './serialized-layout.js
 import { parseDateText, parseTimestampText, parseTimeText } from './temporal.js';
 import { uuidFromText, uuidVersion } from './uuid-text.js';
 import { compareValues } from './value-comparator.js';
+import { validateValue } from './value-validator.js';
 import { bigintToTwosComplement } from './varint-bytes.js';
 
 export type Assignability = 'exact' | 'weak' | 'no';
@@ -348,7 +349,13 @@ export function literalToBytes(t: CqlType, literal: Literal, receiver: string): 
         fail(
           `Invalid ${CONSTANT_NAMES[literal.kind]} constant (${literal.text}) for "${receiver}" of type ${typeName()}`,
         );
-      if (literal.kind === 'hex') return nativeFromString('blob', literal.text.slice(2));
+      if (literal.kind === 'hex') {
+        // Cassandra takes hex as raw bytes for any type it is assignable to (blob, custom, and tinyint by a quirk
+        // of its preferred type); check them so no malformed value is stored.
+        const bytes = nativeFromString('blob', literal.text.slice(2));
+        validateValue(t, bytes);
+        return bytes;
+      }
       if (t.kind !== 'native')
         fail(
           `Invalid ${CONSTANT_NAMES[literal.kind]} constant (${literal.text}) for "${receiver}" of type ${typeName()}`,

@@ -7,7 +7,7 @@ export type Literal =
   /** `text` is the raw token: string contents without quotes (and with '' unescaped), `0x..` for hex, etc. */
   | { readonly kind: ScalarLiteralKind; readonly text: string }
   | { readonly kind: 'list'; readonly elements: readonly Literal[] }
-  /** `{}` parses as an empty map and is also accepted for sets, as in Cassandra. */
+  /** An empty `{}` may come as an empty set or map: either fits a set or map receiver, as in Cassandra. */
   | { readonly kind: 'set'; readonly elements: readonly Literal[] }
   | { readonly kind: 'map'; readonly entries: readonly (readonly [Literal, Literal])[] }
   | { readonly kind: 'tuple'; readonly elements: readonly Literal[] }

@@ -35,7 +35,7 @@ export function fixedValueLength(t: CqlType): number {
 export function readCollectionElements(b: Buffer): Buffer[] {
   if (b.length === 0) return [];
   const n = b.readInt32BE(0);
-  const count = n > 0 ? n : 0;
+  const count = Math.max(n, 0);
   const out: Buffer[] = [];
   let o = 4;
   for (let i = 0; i < count; i++) {

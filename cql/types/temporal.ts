@@ -38,9 +38,10 @@ function pad(n: number, w: number): string {
 }
 
 // yyyy-MM-dd, then optional ' '|'T' HH:mm[:ss[.SSS]], then an optional zone (z: ' UTC', ' GMT+01:00', ' +0100';
-// X: 'Z', '+01', '+0100', '+01:00').
+// X: 'Z', '+01', '+0100', '+01:00'). A '-' before the year (years before 1 AD, as formatTimestamp prints them)
+// is our extension: Java prints such years without a sign and cannot read them back.
 const TIMESTAMP_RE =
-  /^(\d{1,9})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?(?:( ?)(Z|[+-]\d{2}(?::?\d{2})?)| (UTC|GMT|UT|Z|(?:GMT|UTC)?[+-]\d{1,2}(?::?\d{2})?))?$/;
+  /^(-?\d{1,9})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?(?:( ?)(Z|[+-]\d{2}(?::?\d{2})?)| (UTC|GMT|UT|Z|(?:GMT|UTC)?[+-]\d{1,2}(?::?\d{2})?))?$/;
 
 function zoneOffsetMinutes(zone: string): number | undefined {
   if (zone === 'Z' || zone === 'UTC' || zone === 'GMT' || zone === 'UT') return 0;

@@ -80,10 +80,13 @@ function compareVarint(a: Uint8Array, b: Uint8Array): number {
   return 0;
 }
 
+/** Byte positions of a version-1 UUID's timestamp, most significant first (time_hi, time_mid, time_low). */
+const V1_TIME_ORDER = [6, 7, 4, 5, 0, 1, 2, 3];
+
 /** TimeUUIDType: timestamp (time_hi, time_mid, time_low), then the last 8 bytes as signed bytes. */
 function compareTimeUuid(a: Uint8Array, b: Uint8Array): number {
-  const order = [6, 7, 4, 5, 0, 1, 2, 3];
-  for (const i of order) {
+  for (let k = 0; k < 8; k++) {
+    const i = V1_TIME_ORDER[k]!;
     const x = i === 6 ? a[i]! & 0x0f : a[i]!;
     const y = i === 6 ? b[i]! & 0x0f : b[i]!;
     if (x !== y) return x < y ? -1 : 1;
@@ -102,8 +105,8 @@ function compareUuid(a: Uint8Array, b: Uint8Array): number {
   const vb = b[6]! >> 4;
   if (va !== vb) return va < vb ? -1 : 1;
   if (va === 1) {
-    const order = [6, 7, 4, 5, 0, 1, 2, 3];
-    for (const i of order) {
+    for (let k = 0; k < 8; k++) {
+      const i = V1_TIME_ORDER[k]!;
       if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
     }
   } else {
@@ -155,9 +158,8 @@ export function compareValues(t: CqlType, a: Uint8Array, b: Uint8Array): number 
     case 'map':
       return compareCollections(a, b, t.key, t.value);
     case 'tuple':
-      return compareTuples(a, b, t.elements.length, (i) => t.elements[i]!);
     case 'udt':
-      return compareTuples(a, b, t.fields.length, (i) => t.fields[i]!.type);
+      return compareTuples(a, b, t);
     case 'vector':
       return compareVectors(t, a, b);
     case 'custom':
@@ -193,7 +195,8 @@ function remainingAreNull(b: Uint8Array, o: number): boolean {
 }
 
 /** TupleType.compareCustom: a null field sorts first, and missing trailing fields equal null ones. */
-function compareTuples(a: Uint8Array, b: Uint8Array, count: number, typeAt: (i: number) => CqlType): number {
+function compareTuples(a: Uint8Array, b: Uint8Array, t: CqlType & { kind: 'tuple' | 'udt' }): number {
+  const count = t.kind === 'tuple' ? t.elements.length : t.fields.length;
   let oa = 0;
   let ob = 0;
   for (let i = 0; oa < a.length && ob < b.length && i < count; i++) {
@@ -206,7 +209,8 @@ function compareTuples(a: Uint8Array, b: Uint8Array, count: number, typeAt: (i: 
       return -1;
     }
     if (lb < 0) return 1;
-    const c = compareValues(typeAt(i), a.subarray(oa, oa + la), b.subarray(ob, ob + lb));
+    const ft = t.kind === 'tuple' ? t.elements[i]! : t.fields[i]!.type;
+    const c = compareValues(ft, a.subarray(oa, oa + la), b.subarray(ob, ob + lb));
     if (c !== 0) return c;
     oa += la;
     ob += lb;

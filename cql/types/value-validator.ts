@@ -87,10 +87,8 @@ export function validateValue(t: CqlType, bytes: Uint8Array): void {
       validateCollection('map', bytes, t.key, t.value);
       return;
     case 'tuple':
-      validateTuple(bytes, t.elements.length, (i) => t.elements[i]!);
-      return;
     case 'udt':
-      validateTuple(bytes, t.fields.length, (i) => t.fields[i]!.type);
+      validateTuple(bytes, t);
       return;
     case 'vector':
       validateVector(t, bytes);
@@ -138,7 +136,8 @@ function validateCollection(kind: string, b: Uint8Array, elem: CqlType, value: C
   if (o !== b.length) fail(`Unexpected extraneous bytes after ${kind} value`);
 }
 
-function validateTuple(b: Uint8Array, fields: number, typeAt: (i: number) => CqlType): void {
+function validateTuple(b: Uint8Array, t: CqlType & { kind: 'tuple' | 'udt' }): void {
+  const fields = t.kind === 'tuple' ? t.elements.length : t.fields.length;
   let o = 0;
   for (let i = 0; i < fields; i++) {
     // Fewer fields than declared are allowed (fields added to a type later).
@@ -148,7 +147,7 @@ function validateTuple(b: Uint8Array, fields: number, typeAt: (i: number) => Cql
     o += 4;
     if (len < 0) continue;
     if (b.length - o < len) fail(`Not enough bytes to read ${i}th component`);
-    validateValue(typeAt(i), b.subarray(o, o + len));
+    validateValue(t.kind === 'tuple' ? t.elements[i]! : t.fields[i]!.type, b.subarray(o, o + len));
     o += len;
   }
   if (o !== b.length) fail('Invalid remaining data after end of tuple value');

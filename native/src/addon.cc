@@ -91,6 +91,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
     return DefineClass(env, "NativePool",
                        {
                            InstanceMethod<&PoolWrap::Get>("get"),
+                           InstanceMethod<&PoolWrap::SetScratch>("setScratch"),
                            InstanceMethod<&PoolWrap::GetChild>("getChild"),
                            InstanceMethod<&PoolWrap::Count>("count"),
                            InstanceMethod<&PoolWrap::Scan>("scan"),
@@ -126,22 +127,35 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
     return *pool_;
   }
 
-  // get(map, key): value length (value copied into the scratch buffer), -1 absent, -2 child
-  // map; a Buffer when the value does not fit the scratch buffer.
+  // get(map, key, off): -1 absent, -2 child map; else the value length, the value having been
+  // copied into the scratch buffer at `off` when it fits there (off + length <= scratch size;
+  // JS checks the same condition). Values over a quarter of the scratch come back as a Buffer.
   Napi::Value Get(const Napi::CallbackInfo& info) {
     napi_env env = info.Env();
     return guarded(info.Env(), [&]() -> Napi::Value {
       Pool& p = pool();
       uint64_t map = handleArg(env, info[0]);
       Bytes key = bytesArg(env, info[1], "key");
+      uint32_t off;
+      if (napi_get_value_uint32(env, info[2], &off) != napi_ok) off = UINT32_MAX;
       const Entry* e = findEntry(p, map, key.data, key.len);
       if (!e) return Napi::Number::New(env, -1);
       if (e->child) return Napi::Number::New(env, -2);
-      if (e->vlen <= scratchLen_) {
-        memcpy(scratch_, e->value(), e->vlen);
-        return Napi::Number::New(env, e->vlen);
-      }
-      return Napi::Buffer<uint8_t>::Copy(env, e->value(), e->vlen);
+      if (e->vlen > scratchLen_ / 4) return Napi::Buffer<uint8_t>::Copy(env, e->value(), e->vlen);
+      if (off <= scratchLen_ && e->vlen <= scratchLen_ - off) memcpy(scratch_ + off, e->value(), e->vlen);
+      return Napi::Number::New(env, e->vlen);
+    });
+  }
+
+  // setScratch(buffer): where get() copies values from now on (JS hands out slices of it).
+  Napi::Value SetScratch(const Napi::CallbackInfo& info) {
+    return guarded(info.Env(), [&]() -> Napi::Value {
+      if (!info[0].IsBuffer()) throw PoolErr("BAD_ARGUMENT", "scratch must be a Buffer");
+      auto scratch = info[0].As<Napi::Buffer<uint8_t>>();
+      scratchRef_ = Napi::Persistent(scratch);
+      scratch_ = scratch.Data();
+      scratchLen_ = scratch.Length();
+      return info.Env().Undefined();
     });
   }
 

@@ -404,6 +404,7 @@ const Entry* findEntry(const Pool& pool, uint64_t map, const uint8_t* key, uint3
   for (uint32_t lvl = h->height; lvl > 1; lvl--) {
     const Inner* in = innerAt(pool, node);
     node = in->child[innerSearch(pool, in, k)];
+    tree::prefetchNode(pool, node, lvl == 2);
   }
   const Leaf* l = leafAt(pool, node);
   int i = leafSearch(pool, l, k, false);

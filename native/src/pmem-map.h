@@ -77,6 +77,14 @@ inline const Inner* innerAt(const Pool& pool, uint64_t off) {
   return in;
 }
 
+// A binary search makes ~6 dependent cache misses per node; asking for all of the node's
+// search lines at once lets the memory system fetch them in parallel.
+inline void prefetchNode(const Pool& pool, uint64_t off, bool leaf) {
+  const char* p = pool.at<char>(off);
+  size_t bytes = leaf ? sizeof(Leaf) : offsetof(Inner, sep);
+  for (size_t i = 0; i < bytes; i += 64) __builtin_prefetch(p + i);
+}
+
 /** Compares a stored key (prefix + blob) with `k`; the blob is read only on a prefix tie. */
 inline int compareStored(const Pool& pool, uint64_t pfx, uint64_t blob, const Key& k) {
   if (pfx != k.pfx) return pfx < k.pfx ? -1 : 1;

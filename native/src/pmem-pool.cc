@@ -65,20 +65,13 @@ PMEMobjpool* createPool(const std::string& path, uint64_t size) {
   if (size < PMEMOBJ_MIN_POOL)
     throw PoolErr("BAD_OPTION", "pool_size must be at least " + std::to_string(PMEMOBJ_MIN_POOL) + " bytes, got " +
                                     std::to_string(size));
-  // A sparse file: space is taken only as the pool fills (libpmemobj would fallocate it all).
-  int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
-  if (fd < 0) throw PoolErr("POOL_OPEN", "cannot create pool file " + path + ": " + strerror(errno));
-  if (ftruncate(fd, static_cast<off_t>(size)) != 0) {
-    int e = errno;
-    ::close(fd);
-    unlink(path.c_str());
-    throw PoolErr("POOL_OPEN", "cannot size pool file " + path + ": " + strerror(e));
-  }
-  ::close(fd);
-  PMEMobjpool* pop = pmemobj_create(path.c_str(), kLayoutName, 0, 0600);
+  // libpmemobj allocates the whole file up front (posix_fallocate), so a full disk shows up
+  // here rather than as SIGBUS on a later write into a hole.
+  PMEMobjpool* pop = pmemobj_create(path.c_str(), kLayoutName, size, 0600);
   if (!pop) {
+    int e = errno;
     std::string msg = lastPmemError();
-    unlink(path.c_str());
+    if (e == ENOSPC) throw PoolErr("POOL_OPEN", "no space for a pool of pool_size = " + std::to_string(size) + " bytes at " + path);
     throw PoolErr("POOL_OPEN", "cannot create pool " + path + ": " + msg);
   }
   return pop;
@@ -192,6 +185,10 @@ void Tx::begin() {
 }
 
 void Tx::commit() {
+  // Before the commit point: libpmemobj drains (fences) after flushing its own ranges, which
+  // orders these flushes too; in msync mode each flush is already synchronous.
+  for (uint64_t off : flushAtCommit_) pmemobj_flush(pool_.pop(), pool_.at<char>(off), sizeof(LeafSlot));
+  flushAtCommit_.clear();
   pmemobj_tx_commit();
   int err = pmemobj_tx_end();
   pool_.touched().clear();
@@ -200,6 +197,7 @@ void Tx::commit() {
 }
 
 void Tx::abort() {
+  flushAtCommit_.clear();
   if (pmemobj_tx_stage() == TX_STAGE_WORK) pmemobj_tx_abort(ECANCELED);
   pmemobj_tx_end();
   pool_.touched().clear();

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "layout.h"
 #include "tx-objects.h"
@@ -109,8 +110,10 @@ class Tx {
     const TxObject* o = pool_.touched().find(leafOff);
     if (o->fresh) return;
     uint64_t slotOff = leafOff + offsetof(Leaf, slot) + sizeof(LeafSlot) * s;
-    // A slot free at the start holds nothing an abort must restore: only flush it at commit.
-    addRange(slotOff, sizeof(LeafSlot), (o->freeAtStart >> s) & 1 ? POBJ_XADD_NO_SNAPSHOT : 0);
+    // A slot free at the start holds nothing an abort must restore: it only has to be durable
+    // by the commit point. Flushing it ourselves just before commit saves libpmemobj a range.
+    if ((o->freeAtStart >> s) & 1) flushAtCommit_.push_back(slotOff);
+    else addRange(slotOff, sizeof(LeafSlot), 0);
   }
   Pool& pool() { return pool_; }
 
@@ -121,6 +124,7 @@ class Tx {
   void addRange(uint64_t off, size_t size, uint64_t flags);
 
   Pool& pool_;
+  std::vector<uint64_t> flushAtCommit_;  // offsets of LeafSlots written without a range
 };
 
 [[noreturn]] void throwPoolFull(const Pool& pool);

@@ -10,8 +10,13 @@ import {
 } from '../cql/types/byte-comparable.js';
 import { type CqlType, cqlTypeToString, native } from '../cql/types/cql-type.js';
 import { decimalToBytes } from '../cql/types/decimal-text.js';
+import { jsonToBytes, toJsonValue } from '../cql/types/json-codec.js';
+import { parseJson } from '../cql/types/json-text.js';
+import { literalToBytes } from '../cql/types/literal-parser.js';
 import { buildCollection, buildTuple, buildVector } from '../cql/types/serialized-layout.js';
 import { compareValues } from '../cql/types/value-comparator.js';
+import { formatValue } from '../cql/types/value-formatter.js';
+import { normalizeValue } from '../cql/types/value-normalizer.js';
 import { validateValue } from '../cql/types/value-validator.js';
 import { bigintToTwosComplement } from '../cql/types/varint-bytes.js';
 
@@ -309,5 +314,71 @@ describe('compareValues specifics', () => {
     expect(
       compareValues(t, decimalToBytes({ unscaled: -5n, scale: 0 }), decimalToBytes({ unscaled: 1n, scale: 3 })),
     ).toBeLessThan(0);
+  });
+});
+
+/** Values whose text forms cannot carry them (NaN/Infinity in JSON, empty non-string values). */
+function hasNonFinite(t: CqlType, v: Buffer): boolean {
+  const j = toJsonValue(t, v);
+  return /\bnull\b/.test(j);
+}
+
+describe('text forms round-trip', () => {
+  const TYPES: CqlType[] = [
+    ...KEY_NATIVES.filter((n) => n !== 'date').map((n) => native(n)),
+    ...COMPOSITES.filter(
+      (t) => t.kind !== 'udt' && t.kind !== 'tuple' && !(t.kind === 'list' && t.element.kind === 'tuple'),
+    ),
+  ];
+  for (const t of TYPES) {
+    it(`JSON ${cqlTypeToString(t)}`, () => {
+      fc.assert(
+        fc.property(arb(t), (v) => {
+          if (hasNonFinite(t, v)) return;
+          const back = jsonToBytes(t, parseJson(toJsonValue(t, v)));
+          expect(back).not.toBeNull();
+          expect(compareValues(t, back!, normalizeValue(t, v))).toBe(0);
+        }),
+        { numRuns: 300 },
+      );
+    });
+  }
+
+  it('CQL literals of natives parse back', () => {
+    const kindFor: Record<string, string> = {
+      ascii: 'string',
+      text: 'string',
+      inet: 'string',
+      timestamp: 'string',
+      time: 'string',
+      date: 'string',
+      int: 'integer',
+      bigint: 'integer',
+      smallint: 'integer',
+      tinyint: 'integer',
+      varint: 'integer',
+      decimal: 'float',
+      float: 'float',
+      double: 'float',
+      boolean: 'boolean',
+      uuid: 'uuid',
+      timeuuid: 'uuid',
+      blob: 'hex',
+    };
+    for (const name of KEY_NATIVES) {
+      const t = native(name);
+      fc.assert(
+        fc.property(arb(t), (v) => {
+          if (v.length === 0) return;
+          let text = formatValue(t, v);
+          let kind = kindFor[name]!;
+          if (kind === 'string') text = text.slice(1, -1).replaceAll("''", "'");
+          if (kind === 'float' && /^-?\d+$/.test(text)) kind = 'integer';
+          const back = literalToBytes(t, { kind, text } as never, 'c')!;
+          expect(compareValues(t, back, v)).toBe(0);
+        }),
+        { numRuns: 300 },
+      );
+    }
   });
 });

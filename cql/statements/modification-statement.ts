@@ -1,0 +1,492 @@
+// INSERT, UPDATE and DELETE: prepared into key terms and per-column operations; executed into
+// storage PartitionUpdates (cells keep the client's bytes) applied through group commit.
+
+import { murmur3Token } from '../../storage/murmur3-token.js';
+import type { Cell, ComplexDeletion, PartitionUpdate, RangeTombstone, RowUpdate } from '../../storage/mutation.js';
+import { NO_DELETION_TIME, NO_TTL, rowLiveness } from '../../storage/mutation.js';
+import { serializePartitionKey } from '../../storage/partition-key.js';
+import type { TableStore } from '../../storage/table-store.js';
+import { InvalidRequest } from '../errors.js';
+import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
+import { bytesToElements, listElementPath, udtFieldPath } from '../execution/complex-value.js';
+import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import { nextWriteTimestamp, nowInSeconds } from '../execution/write-clock.js';
+import type {
+  Attributes,
+  DeleteStatement as DeleteAst,
+  InsertStatement as InsertAst,
+  Operation,
+  UpdateStatement as UpdateAst,
+} from '../parser/ast.js';
+import {
+  type BoundValue,
+  type ClientState,
+  type ColumnSpec,
+  type QueryOptions,
+  type ResultMessage,
+  UNSET,
+} from '../query-handler.js';
+import { KeyRestrictions } from '../restrictions/key-restrictions.js';
+import type { ColumnMetadata } from '../schema/column-metadata.js';
+import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import { type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
+import { encodeClusteringKey, encodeKeyComponent } from '../types/byte-comparable.js';
+import { type CqlType, isMultiCell, native } from '../types/cql-type.js';
+import { readCollectionElements } from '../types/serialized-layout.js';
+import { lookupTable } from './table-resolution.js';
+
+const MAX_TTL = 630_720_000;
+const EMPTY = Buffer.alloc(0);
+
+/** What a write does to one column. */
+interface ColumnOp {
+  column: ColumnMetadata;
+  kind: 'set' | 'add' | 'prepend' | 'subtract' | 'setElement' | 'setField' | 'delete' | 'deleteElement' | 'deleteField';
+  term: BoundTerm | undefined;
+  key: BoundTerm | undefined;
+  field: number;
+}
+
+interface WriteContext {
+  ts: number;
+  ttl: number;
+  now: number;
+}
+
+function cellFor(columnId: number, value: Buffer, w: WriteContext, path?: Buffer): Cell {
+  return w.ttl > 0
+    ? { column: columnId, path, ts: w.ts, ttl: w.ttl, ldt: w.now + w.ttl, value }
+    : { column: columnId, path, ts: w.ts, ttl: NO_TTL, ldt: NO_DELETION_TIME, value };
+}
+
+function tombstone(columnId: number, w: WriteContext, path?: Buffer): Cell {
+  return { column: columnId, path, ts: w.ts, ttl: NO_TTL, ldt: w.now, value: null };
+}
+
+export function storeOf(ctx: ExecutionContext, table: TableMetadata): TableStore {
+  const store = ctx.storage.table(tableIdBytes(table), table.options.gc_grace_seconds);
+  if (!store) throw new InvalidRequest(`table ${table.name} has no storage (was it dropped?)`);
+  return store;
+}
+
+export class ModificationStatement implements CqlStatement {
+  readonly bindSpecs: readonly ColumnSpec[];
+  readonly partitionKeyIndices: readonly number[] = [];
+  readonly resultColumns: readonly ColumnSpec[] = [];
+  readonly isSchemaChange = false;
+  private readonly ops: ColumnOp[] = [];
+  private readonly timestamp: BoundTerm | undefined;
+  private readonly ttl: BoundTerm | undefined;
+  /** INSERT: one term per primary key column. */
+  private readonly pkTerms: BoundTerm[] = [];
+  private readonly ckTerms: BoundTerm[] = [];
+  /** UPDATE / DELETE: the WHERE clause. */
+  private readonly where: KeyRestrictions | undefined;
+  private readonly touchesStatic: boolean;
+
+  constructor(
+    readonly kind: 'insert' | 'update' | 'delete',
+    readonly table: TableMetadata,
+    ast: InsertAst | UpdateAst | DeleteAst,
+  ) {
+    if (table.isVirtual)
+      throw new InvalidRequest(`Modification is not supported by table ${table.keyspace}.${table.name}`);
+    if (table.isCounter) throw new InvalidRequest('Counter tables are not supported yet');
+    const specs = new BindSpecs(ast.bindMarkers.length);
+    const base = { keyspace: table.keyspace, table: table.name };
+    this.timestamp = this.attr(ast.attrs, 'timestamp', specs);
+    this.ttl = kind === 'delete' ? undefined : this.attr(ast.attrs, 'ttl', specs);
+    if (kind === 'delete' && ast.attrs.ttl) throw new InvalidRequest('TTL attribute is not allowed for deletes');
+    const pkMarkers: (number | undefined)[] = table.partitionKey.map(() => undefined);
+
+    if (ast.kind === 'insert') {
+      if (ast.ifNotExists) throw new InvalidRequest('Conditional updates (IF NOT EXISTS) are not supported yet');
+      if (ast.columns.length !== ast.values.length) throw new InvalidRequest('Unmatched column names/values');
+      const seen = new Set<string>();
+      ast.columns.forEach((name, i) => {
+        const col = table.columns.find((c) => c.name === name);
+        if (!col) throw new InvalidRequest(`Undefined column name ${name} in table ${table.keyspace}.${table.name}`);
+        if (seen.has(name)) throw new InvalidRequest(`Multiple definitions found for column ${name}`);
+        seen.add(name);
+        const v = ast.values[i]!;
+        const term = prepareTerm(v, { ...base, name, type: col.type }, specs);
+        if (col.kind === 'partition_key') {
+          this.pkTerms[col.position] = term;
+          if (v.kind === 'marker') pkMarkers[col.position] = v.index;
+        } else if (col.kind === 'clustering') this.ckTerms[col.position] = term;
+        else this.ops.push({ column: col, kind: 'set', term, key: undefined, field: -1 });
+      });
+      for (const c of [...table.partitionKey, ...table.clustering]) {
+        if (!seen.has(c.name))
+          throw new InvalidRequest(
+            `Some ${c.kind === 'partition_key' ? 'partition' : 'clustering'} key parts are missing: ${c.name}`,
+          );
+      }
+      this.where = undefined;
+    } else {
+      if (ast.ifExists || ast.conditions.length > 0)
+        throw new InvalidRequest('Conditional updates (IF) are not supported yet');
+      const onlyStatic =
+        ast.kind === 'update' &&
+        ast.operations.length > 0 &&
+        ast.operations.every((o) => table.columns.find((c) => c.name === o.column)?.kind === 'static');
+      this.where = new KeyRestrictions(
+        table,
+        ast.where,
+        specs,
+        onlyStatic || ast.kind === 'delete' ? 'delete' : 'update',
+        false,
+      );
+      this.partitionKeyIndices = this.where.partitionKeyIndices;
+      if (ast.kind === 'update') {
+        for (const op of ast.operations) this.ops.push(this.operation(op, specs));
+      } else {
+        for (const d of ast.deletions) {
+          const col = table.columns.find((c) => c.name === d.column);
+          if (!col)
+            throw new InvalidRequest(`Undefined column name ${d.column} in table ${table.keyspace}.${table.name}`);
+          if (col.kind === 'partition_key' || col.kind === 'clustering')
+            throw new InvalidRequest(`Invalid identifier ${col.name} for deletion (should not be a PRIMARY KEY part)`);
+          if (d.kind === 'column')
+            this.ops.push({ column: col, kind: 'delete', term: undefined, key: undefined, field: -1 });
+          else if (d.kind === 'element') {
+            if (col.type.kind !== 'map' && col.type.kind !== 'set')
+              throw new InvalidRequest(`Invalid deletion operation for column ${col.name} of type ${col.type.kind}`);
+            const keyType = col.type.kind === 'map' ? col.type.key : col.type.element;
+            const key = prepareTerm(d.key, { ...base, name: `key(${col.name})`, type: keyType }, specs);
+            this.ops.push({ column: col, kind: 'deleteElement', term: undefined, key, field: -1 });
+          } else {
+            if (col.type.kind !== 'udt' || col.type.frozen)
+              throw new InvalidRequest(`Invalid deletion operation for frozen UDT column ${col.name}`);
+            const field = col.type.fields.findIndex((f) => f.name === d.field);
+            if (field < 0) throw new InvalidRequest(`UDT column ${col.name} does not have a field named ${d.field}`);
+            this.ops.push({ column: col, kind: 'deleteField', term: undefined, key: undefined, field });
+          }
+        }
+        if (
+          ast.deletions.length > 0 &&
+          !this.where.clusteringIsComplete &&
+          this.ops.some((o) => o.column.kind !== 'static')
+        ) {
+          throw new InvalidRequest(`Range deletions are not supported for specific columns`);
+        }
+      }
+    }
+    if (ast.kind === 'insert')
+      this.partitionKeyIndices = pkMarkers.every((m) => m !== undefined) ? (pkMarkers as number[]) : [];
+    this.touchesStatic = this.ops.some((o) => o.column.kind === 'static');
+    this.bindSpecs = specs.complete();
+  }
+
+  static prepare(
+    ast: InsertAst | UpdateAst | DeleteAst,
+    catalog: SchemaCatalog,
+    keyspace: string | undefined,
+  ): ModificationStatement {
+    const table = lookupTable(catalog, ast.table, keyspace);
+    return new ModificationStatement(ast.kind, table, ast);
+  }
+
+  private attr(attrs: Attributes, which: 'timestamp' | 'ttl', specs: BindSpecs): BoundTerm | undefined {
+    const term = attrs[which];
+    if (!term) return undefined;
+    return prepareTerm(
+      term,
+      {
+        keyspace: this.table.keyspace,
+        table: this.table.name,
+        name: `[${which}]`,
+        type: native(which === 'ttl' ? 'int' : 'bigint'),
+      },
+      specs,
+    );
+  }
+
+  private operation(op: Operation, specs: BindSpecs): ColumnOp {
+    const t = this.table;
+    const col = t.columns.find((c) => c.name === op.column);
+    if (!col) throw new InvalidRequest(`Undefined column name ${op.column} in table ${t.keyspace}.${t.name}`);
+    if (col.kind === 'partition_key' || col.kind === 'clustering')
+      throw new InvalidRequest(`PRIMARY KEY part ${col.name} found in SET part`);
+    const base = { keyspace: t.keyspace, table: t.name };
+    const type = col.type;
+    switch (op.kind) {
+      case 'set':
+        return {
+          column: col,
+          kind: 'set',
+          term: prepareTerm(op.value, { ...base, name: col.name, type }, specs),
+          key: undefined,
+          field: -1,
+        };
+      case 'add':
+      case 'prepend':
+      case 'subtract': {
+        if (!isMultiCell(type) || type.kind === 'udt') {
+          const sign = op.kind === 'subtract' ? '-' : '+';
+          throw new InvalidRequest(
+            `Invalid operation (${col.name} = ${col.name} ${sign} ?) for non counter column ${col.name}`,
+          );
+        }
+        if (op.kind === 'prepend' && type.kind !== 'list')
+          throw new InvalidRequest(`Invalid operation (${col.name} = ? + ${col.name}) for non list column ${col.name}`);
+        if (op.kind === 'subtract' && type.kind === 'list')
+          throw new InvalidRequest('List element removal is not supported yet');
+        // Subtracting from a map takes a set of keys.
+        const valueType: CqlType =
+          op.kind === 'subtract' && type.kind === 'map' ? { kind: 'set', element: type.key, frozen: false } : type;
+        return {
+          column: col,
+          kind: op.kind,
+          term: prepareTerm(op.value, { ...base, name: col.name, type: valueType }, specs),
+          key: undefined,
+          field: -1,
+        };
+      }
+      case 'setElement': {
+        if (type.kind !== 'map' || type.frozen) {
+          if (type.kind === 'list') throw new InvalidRequest('Setting list elements by index is not supported yet');
+          throw new InvalidRequest(`Invalid operation (${col.name}[?] = ?) for non collection column ${col.name}`);
+        }
+        return {
+          column: col,
+          kind: 'setElement',
+          key: prepareTerm(op.key, { ...base, name: `key(${col.name})`, type: type.key }, specs),
+          term: prepareTerm(op.value, { ...base, name: `value(${col.name})`, type: type.value }, specs),
+          field: -1,
+        };
+      }
+      case 'setField': {
+        if (type.kind !== 'udt')
+          throw new InvalidRequest(`Invalid operation (${col.name}.${op.field} = ?) for non-UDT column ${col.name}`);
+        if (type.frozen)
+          throw new InvalidRequest(`Invalid operation (${col.name}.${op.field} = ?) for frozen UDT column ${col.name}`);
+        const field = type.fields.findIndex((f) => f.name === op.field);
+        if (field < 0) throw new InvalidRequest(`UDT column ${col.name} does not have a field named ${op.field}`);
+        return {
+          column: col,
+          kind: 'setField',
+          term: prepareTerm(
+            op.value,
+            { ...base, name: `${col.name}.${op.field}`, type: type.fields[field]!.type },
+            specs,
+          ),
+          key: undefined,
+          field,
+        };
+      }
+    }
+  }
+
+  private writeContext(values: readonly BoundValue[], options: QueryOptions, batchTs?: number): WriteContext {
+    let ts = batchTs ?? (options.timestamp !== undefined ? Number(options.timestamp) : undefined);
+    if (this.timestamp) {
+      const v = this.timestamp.value(values);
+      if (v === null) throw new InvalidRequest('Invalid null value of timestamp');
+      if (v !== UNSET) ts = Number(v.readBigInt64BE(0));
+    }
+    let ttl = this.table.options.default_time_to_live;
+    if (this.ttl) {
+      const v = this.ttl.value(values);
+      if (v === null) throw new InvalidRequest('Invalid null value of TTL');
+      if (v !== UNSET) {
+        ttl = v.readInt32BE(0);
+        if (ttl < 0) throw new InvalidRequest(`A TTL must be greater or equal to 0, but was ${ttl}`);
+        if (ttl > MAX_TTL) throw new InvalidRequest(`ttl is too large. requested (${ttl}) maximum (${MAX_TTL})`);
+      }
+    }
+    return { ts: ts ?? nextWriteTimestamp(), ttl, now: options.nowInSeconds ?? nowInSeconds() };
+  }
+
+  /** The partition updates this statement makes with these values (also used by BATCH). */
+  updates(
+    values: readonly BoundValue[],
+    options: QueryOptions,
+    batchTs?: number,
+  ): { updates: PartitionUpdate[]; now: number } {
+    const w = this.writeContext(values, options, batchTs);
+    const keys = this.where ? this.where.partitionKeys(values) : [this.insertPartitionKey(values)];
+    const cks = this.table.clustering;
+    const types = cks.map((c) => c.type);
+    const desc = cks.map((c) => c.clusteringOrder === 'desc');
+    const rows: RowUpdate[] = [];
+    const rangeTombstones: RangeTombstone[] = [];
+    let partitionDeletion: { ts: number; ldt: number } | undefined;
+    let staticRow: RowUpdate | undefined;
+
+    const staticOps = this.ops.filter((o) => o.column.kind === 'static');
+    const regularOps = this.ops.filter((o) => o.column.kind === 'regular');
+    if (staticOps.length > 0) staticRow = this.rowUpdate(EMPTY, undefined, staticOps, values, w, false);
+
+    if (this.kind === 'insert') {
+      const ckValues = this.ckTerms.map((t, i) => this.keyValue(t, values, cks[i]!));
+      const clustering = cks.length > 0 ? encodeClusteringKey(types, desc, ckValues) : EMPTY;
+      rows.push(this.rowUpdate(clustering, ckValues, regularOps, values, w, true));
+    } else if (this.kind === 'update') {
+      if (regularOps.length > 0 || !this.touchesStatic) {
+        for (const ckValues of this.where!.clusteringPrefixes(values)) {
+          if (ckValues.length !== cks.length)
+            throw new InvalidRequest(
+              `Some clustering keys are missing: ${cks
+                .slice(ckValues.length)
+                .map((c) => c.name)
+                .join(', ')}`,
+            );
+          const clustering = cks.length > 0 ? encodeClusteringKey(types, desc, ckValues) : EMPTY;
+          rows.push(this.rowUpdate(clustering, ckValues, regularOps, values, w, false));
+        }
+      }
+    } else if (this.ops.length > 0) {
+      if (regularOps.length > 0) {
+        for (const ckValues of this.where!.clusteringPrefixes(values)) {
+          const clustering = cks.length > 0 ? encodeClusteringKey(types, desc, ckValues) : EMPTY;
+          rows.push(this.rowUpdate(clustering, ckValues, regularOps, values, w, false));
+        }
+      }
+    } else if (!this.where!.hasClusteringRestrictions) {
+      partitionDeletion = { ts: w.ts, ldt: w.now };
+    } else if (this.where!.clusteringIsComplete) {
+      for (const ckValues of this.where!.clusteringPrefixes(values)) {
+        rows.push({
+          clustering: encodeClusteringKey(types, desc, ckValues),
+          clusteringValues: ckValues,
+          deletion: { ts: w.ts, ldt: w.now },
+        });
+      }
+    } else {
+      for (const r of this.where!.clusteringRanges(values)) {
+        rangeTombstones.push({
+          start: r.start ?? { prefix: EMPTY, inclusive: true },
+          end: r.end ?? { prefix: EMPTY, inclusive: true },
+          deletion: { ts: w.ts, ldt: w.now },
+        });
+      }
+    }
+    const updates = keys.map((key) => ({
+      key,
+      token: murmur3Token(key),
+      deletion: partitionDeletion,
+      staticRow,
+      rows,
+      rangeTombstones,
+    }));
+    return { updates, now: w.now };
+  }
+
+  private keyValue(t: BoundTerm, values: readonly BoundValue[], col: ColumnMetadata): Buffer {
+    const v = t.value(values);
+    if (v === UNSET) throw new InvalidRequest(`Invalid unset value for column ${col.name}`);
+    if (v === null) throw new InvalidRequest(`Invalid null value in condition for column ${col.name}`);
+    return v;
+  }
+
+  private insertPartitionKey(values: readonly BoundValue[]): Buffer {
+    const key = serializePartitionKey(
+      this.pkTerms.map((t, i) => this.keyValue(t, values, this.table.partitionKey[i]!)),
+    );
+    if (key.length === 0) throw new InvalidRequest('Key may not be empty');
+    return key;
+  }
+
+  private rowUpdate(
+    clustering: Buffer,
+    clusteringValues: Buffer[] | undefined,
+    ops: readonly ColumnOp[],
+    values: readonly BoundValue[],
+    w: WriteContext,
+    withLiveness: boolean,
+  ): RowUpdate {
+    const cells: Cell[] = [];
+    const complexDeletions: ComplexDeletion[] = [];
+    for (const op of ops) this.applyOp(op, values, w, cells, complexDeletions);
+    return {
+      clustering,
+      clusteringValues,
+      liveness: withLiveness ? rowLiveness(w.ts, w.ttl, w.now) : undefined,
+      cells,
+      complexDeletions,
+    };
+  }
+
+  private applyOp(
+    op: ColumnOp,
+    values: readonly BoundValue[],
+    w: WriteContext,
+    cells: Cell[],
+    deletions: ComplexDeletion[],
+  ): void {
+    const col = op.column;
+    const id = col.id;
+    const multi = isMultiCell(col.type);
+    const value = (t: BoundTerm | undefined): TermValue => (t ? t.value(values) : null);
+    switch (op.kind) {
+      case 'set': {
+        const v = value(op.term);
+        if (v === UNSET) return;
+        if (!multi) {
+          cells.push(v === null ? tombstone(id, w) : cellFor(id, v, w));
+          return;
+        }
+        // Overwriting a collection: delete what was there (just before this write), then add elements.
+        deletions.push({ column: id, deletion: { ts: w.ts - 1, ldt: w.now } });
+        if (v !== null)
+          for (const e of bytesToElements(col.type, v, () => listElementPath(false)))
+            cells.push(cellFor(id, e.value, w, e.path));
+        return;
+      }
+      case 'add':
+      case 'prepend': {
+        const v = value(op.term);
+        if (v === UNSET || v === null) return;
+        for (const e of bytesToElements(col.type, v, () => listElementPath(op.kind === 'prepend')))
+          cells.push(cellFor(id, e.value, w, e.path));
+        return;
+      }
+      case 'subtract': {
+        const v = value(op.term);
+        if (v === UNSET || v === null) return;
+        const keyType = col.type.kind === 'map' ? col.type.key : (col.type as { element: CqlType }).element;
+        for (const e of readCollectionElements(v)) cells.push(tombstone(id, w, encodeKeyComponent(keyType, e)));
+        return;
+      }
+      case 'setElement': {
+        const k = value(op.key);
+        const v = value(op.term);
+        if (k === UNSET || v === UNSET) return;
+        if (k === null) throw new InvalidRequest(`Invalid null map key for ${col.name}`);
+        const path = encodeKeyComponent((col.type as { key: CqlType }).key, k);
+        cells.push(v === null ? tombstone(id, w, path) : cellFor(id, v, w, path));
+        return;
+      }
+      case 'setField': {
+        const v = value(op.term);
+        if (v === UNSET) return;
+        const path = udtFieldPath(op.field);
+        cells.push(v === null ? tombstone(id, w, path) : cellFor(id, v, w, path));
+        return;
+      }
+      case 'delete':
+        if (multi) deletions.push({ column: id, deletion: { ts: w.ts, ldt: w.now } });
+        else cells.push(tombstone(id, w));
+        return;
+      case 'deleteElement': {
+        const k = value(op.key);
+        if (k === UNSET || k === null) throw new InvalidRequest(`Invalid null value for ${col.name} element`);
+        const keyType = col.type.kind === 'map' ? col.type.key : (col.type as { element: CqlType }).element;
+        cells.push(tombstone(id, w, encodeKeyComponent(keyType, k)));
+        return;
+      }
+      case 'deleteField':
+        cells.push(tombstone(id, w, udtFieldPath(op.field)));
+        return;
+    }
+  }
+
+  execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
+    const { updates, now } = this.updates(options.values, options);
+    const store = storeOf(ctx, this.table);
+    return new Promise((resolve, reject) => {
+      store.applyMutationsCallback(updates, now, (err) => (err ? reject(err) : resolve({ kind: 'void' })));
+    });
+  }
+}
