@@ -93,8 +93,11 @@ for (const name of NATIVE_TYPE_NAMES) {
     }),
   );
 }
-FUNCTIONS.push(fn('varcharasblob', [T('text')], T('blob'), ([a]) => a ?? null));
-FUNCTIONS.push(fn('blobasvarchar', [T('blob')], T('text'), ([a]) => (a ? (validateValue(T('text'), a), a) : null)));
+// varchar is an alias of text.
+for (const f of [...FUNCTIONS]) {
+  if (f.name === 'textasblob') FUNCTIONS.push({ ...f, name: 'varcharasblob' });
+  if (f.name === 'blobastext') FUNCTIONS.push({ ...f, name: 'blobasvarchar' });
+}
 
 const BY_NAME = new Map<string, NativeFunction[]>();
 for (const f of FUNCTIONS) {

@@ -13,7 +13,6 @@ import type {
   InValues,
   Literal,
   MarkerRole,
-  Properties,
   PropertyValue,
   QualifiedName,
   RawType,
@@ -656,14 +655,6 @@ export class ParserBase {
       out.set(k.text, v.text);
     }
     return out;
-  }
-
-  protected newProperties(): Map<string, PropertyValue> {
-    return new Map();
-  }
-
-  protected frozenProperties(m: Map<string, PropertyValue>): Properties {
-    return m;
   }
 
   // ------------------------------------------------------------ selectors

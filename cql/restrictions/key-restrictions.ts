@@ -336,12 +336,13 @@ export class KeyRestrictions {
     // A tuple slice is a slice on the last column of the tuple with the others as its prefix.
     const terms = tupleOf(r.value);
     const last = cols[cols.length - 1]!;
-    const s = (this.multiSlice ??= {
+    this.multiSlice ??= {
       position: last.position,
       prefix: terms.slice(0, -1),
       lower: undefined,
       upper: undefined,
-    });
+    };
+    const s = this.multiSlice;
     const side = {
       term: terms[terms.length - 1]!,
       inclusive: r.op === '<=' || r.op === '>=',

@@ -239,7 +239,7 @@ export class UserTableRead {
         let stoppedEarly = false;
         let lastPos: PagingPosition | undefined;
         for (const pr of res.partitions) {
-          let inPartition = after && after.key.equals(pr.key) ? (after.rowsInPartition ?? 0) : 0;
+          let inPartition = after?.key.equals(pr.key) ? (after.rowsInPartition ?? 0) : 0;
           if (pr.rows.length === 0 && pr.staticRow && !this.where.hasClusteringRestrictions) {
             if (want() <= 0) {
               stoppedEarly = true;
