@@ -8,12 +8,14 @@ import { prepareStatement } from './execution/statement-preparer.js';
 import { parseStatement } from './parser/parser.js';
 import type {
   BatchRequest,
+  BoundValue,
   ClientState,
   QueryHandler,
   QueryOptions,
   ResultMessage,
   ServerEvent,
 } from './query-handler.js';
+import { executeBatch } from './statements/batch-statement.js';
 
 interface PreparedEntry {
   query: string;
@@ -55,8 +57,8 @@ export class CqlQueryHandler implements QueryHandler {
     };
   }
 
-  query(state: ClientState, cql: string, options: QueryOptions): ResultMessage | Promise<ResultMessage> {
-    const keyspace = options.keyspace ?? state.keyspace;
+  /** A simple statement, from the cache when the schema has not changed since it was built. */
+  private simpleEntry(cql: string, keyspace: string | undefined): PreparedEntry {
     const key = `${keyspace ?? ''}\u0000${cql}`;
     let entry = this.simple.get(key);
     if (!entry || entry.schemaVersion !== this.ctx.catalog.version) {
@@ -66,7 +68,11 @@ export class CqlQueryHandler implements QueryHandler {
         this.simple.set(key, entry);
       }
     }
-    return this.run(entry, state, options, undefined);
+    return entry;
+  }
+
+  query(state: ClientState, cql: string, options: QueryOptions): ResultMessage | Promise<ResultMessage> {
+    return this.run(this.simpleEntry(cql, options.keyspace ?? state.keyspace), state, options, undefined);
   }
 
   prepare(state: ClientState, cql: string, keyspace: string | undefined): ResultMessage {
@@ -95,6 +101,11 @@ export class CqlQueryHandler implements QueryHandler {
     clientMetadataId: Buffer | undefined,
     options: QueryOptions,
   ): ResultMessage | Promise<ResultMessage> {
+    return this.run(this.preparedEntry(state, id), state, options, clientMetadataId);
+  }
+
+  /** The prepared statement `id`, re-prepared if the schema changed since (or Unprepared). */
+  private preparedEntry(state: ClientState, id: Buffer): PreparedEntry {
     const hex = id.toString('hex');
     let entry = this.prepared.get(hex);
     if (!entry) {
@@ -114,11 +125,35 @@ export class CqlQueryHandler implements QueryHandler {
       this.prepared.set(hex, fresh);
       entry = fresh;
     }
-    return this.run(entry, state, options, clientMetadataId);
+    return entry;
   }
 
-  batch(_state: ClientState, _batch: BatchRequest): ResultMessage {
-    throw new InvalidRequest('BATCH is not supported yet');
+  batch(state: ClientState, batch: BatchRequest): Promise<ResultMessage> {
+    const keyspace = batch.keyspace ?? state.keyspace;
+    const items = batch.statements.map((s) => {
+      const entry = s.id ? this.preparedEntry(state, s.id) : this.simpleEntry(s.query ?? '', keyspace);
+      const st = entry.statement;
+      if (s.names === undefined && s.values.length !== st.bindSpecs.length) {
+        throw new InvalidRequest(
+          `There were ${st.bindSpecs.length} markers(?) in CQL but ${s.values.length} bound variables`,
+        );
+      }
+      const values = s.names === undefined ? s.values : this.byName(st, s.names, s.values);
+      return { statement: st, values };
+    });
+    const options: QueryOptions = {
+      consistency: batch.consistency,
+      values: [],
+      names: undefined,
+      skipMetadata: false,
+      pageSize: 0,
+      pagingState: undefined,
+      serialConsistency: batch.serialConsistency,
+      timestamp: batch.timestamp,
+      keyspace,
+      nowInSeconds: batch.nowInSeconds,
+    };
+    return executeBatch(this.ctx, batch.type, items, options, undefined);
   }
 
   private run(
@@ -133,19 +168,18 @@ export class CqlQueryHandler implements QueryHandler {
         `There were ${st.bindSpecs.length} markers(?) in CQL but ${options.values.length} bound variables`,
       );
     }
-    if (options.names !== undefined) options = { ...options, values: this.byName(st, options) };
+    if (options.names !== undefined) options = { ...options, values: this.byName(st, options.names, options.values) };
     const result = st.execute(this.ctx, state, options);
     if (result instanceof Promise) return result.then((r) => this.finishRows(r, entry, options, clientMetadataId));
     return this.finishRows(result, entry, options, clientMetadataId);
   }
 
   /** Values sent with names (flag 0x40) reordered into marker order. */
-  private byName(st: CqlStatement, options: QueryOptions): QueryOptions['values'] {
-    const names = options.names!;
+  private byName(st: CqlStatement, names: readonly string[], values: readonly BoundValue[]): BoundValue[] {
     return st.bindSpecs.map((spec) => {
       const i = names.indexOf(spec.name);
       if (i < 0) throw new InvalidRequest(`Invalid bind variable name ${spec.name}: no value bound`);
-      return options.values[i]!;
+      return values[i]!;
     });
   }
 

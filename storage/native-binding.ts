@@ -101,7 +101,9 @@ class BatchChildRef implements ChildRef {
 
 /** Serializes ops in the wire format of native/src/write-batch.h. */
 export class NativeWriteBatch implements WriteBatch {
-  buf: Buffer = Buffer.allocUnsafe(4096);
+  // Small first: a one-row batch is common, and Buffer's pool serves sizes under 4 KiB.
+  buf: Buffer = Buffer.allocUnsafe(2048);
+  private view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   length = 0;
   private ops = 0;
 
@@ -141,33 +143,39 @@ export class NativeWriteBatch implements WriteBatch {
   }
 
   private head(op: number, map: MapHandle | ChildRef, bytes: number): void {
-    if (this.length + bytes > this.buf.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + bytes));
-      this.buf.copy(grown, 0, 0, this.length);
-      this.buf = grown;
-    }
-    const b = this.buf;
-    let o = this.length;
-    b[o++] = op;
+    if (this.length + bytes > this.buf.length) this.grow(bytes);
+    const o = this.length;
+    this.buf[o] = op;
     if (typeof map === 'number') {
-      b[o++] = 0;
-      b.writeDoubleLE(map, o);
+      this.buf[o + 1] = 0;
+      this.view.setFloat64(o + 2, map, true);
     } else {
       if (!(map instanceof BatchChildRef) || map.batch !== this) {
         throw new PoolError('BAD_BATCH', 'a ChildRef can only be used in the batch that created it');
       }
-      b[o++] = 1;
-      b.writeDoubleLE(map.batchIndex, o);
+      this.buf[o + 1] = 1;
+      this.view.setFloat64(o + 2, map.batchIndex, true);
     }
-    this.length = o + 8;
+    this.length = o + 10;
     this.ops++;
   }
 
   private bytes(x: Buffer): void {
+    const b = this.buf;
     const o = this.length;
-    this.buf.writeUInt32LE(x.length, o);
-    this.buf.set(x, o + 4);
-    this.length = o + 4 + x.length;
+    const n = x.length;
+    this.view.setUint32(o, n, true);
+    // TypedArray.set costs a builtin call; typical keys are shorter than that is worth.
+    if (n <= 32) for (let i = 0; i < n; i++) b[o + 4 + i] = x[i]!;
+    else b.set(x, o + 4);
+    this.length = o + 4 + n;
+  }
+
+  private grow(bytes: number): void {
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + bytes));
+    this.buf.copy(grown, 0, 0, this.length);
+    this.buf = grown;
+    this.view = new DataView(grown.buffer, grown.byteOffset, grown.length);
   }
 }
 

@@ -93,9 +93,15 @@ export function writeVarint(buf: Buffer, pos: number, n: number): number {
 /** A cursor over a stored buffer; `pos` advances as fields are read. */
 export class ByteReader {
   constructor(
-    readonly buf: Buffer,
+    public buf: Buffer,
     public pos: number,
   ) {}
+
+  /** Reuse one reader for many buffers (the read path reads millions of rows). */
+  reset(buf: Buffer, pos: number): void {
+    this.buf = buf;
+    this.pos = pos;
+  }
 
   u8(): number {
     return this.buf[this.pos++]!;
@@ -414,4 +420,10 @@ export function readSingleRowHeader(buf: Buffer): { deletion: DeletionTime | und
   const r = new ByteReader(buf, 0);
   const h = readHeader(r);
   return { deletion: h.deletion, rowAt: r.pos };
+}
+
+/** Read path: the partition deletion's timestamp (-Infinity: none) and where the row starts, without objects. */
+export function singleRowShadow(buf: Buffer): { shadowTs: number; rowAt: number } {
+  if (!(buf[0]! & HEADER_DELETION)) return { shadowTs: Number.NEGATIVE_INFINITY, rowAt: 1 };
+  return { shadowTs: buf.readInt32BE(1) * TWO_32 + buf.readUInt32BE(5), rowAt: 13 };
 }

@@ -2,15 +2,18 @@
 // bodies of columns nobody asked for once the row is known to be live. Values are subarrays (no copies).
 
 import type { DeletionTime } from './mutation.js';
-import { maxDeletion, NO_DELETION_TIME } from './mutation.js';
+import { NO_DELETION_TIME } from './mutation.js';
 import {
   ByteReader,
   CELL_COMPLEX,
   CELL_EXPIRING,
   CELL_TOMBSTONE,
   COMPLEX_DELETED,
+  ROW_CLUSTERING,
+  ROW_DELETION,
+  ROW_LIVENESS,
+  ROW_LIVENESS_EXPIRING,
   readClusteringValues,
-  readRowPrefix,
 } from './row-codec.js';
 
 /** A non-frozen collection / UDT column's live elements, in path order. */
@@ -37,10 +40,20 @@ export interface ReadRow {
 }
 
 const NO_CLUSTERING: Buffer[] = [];
+const EMPTY = Buffer.alloc(0);
+
+/** shadowTs of a row no deletion covers. */
+export const NO_SHADOW = Number.NEGATIVE_INFINITY;
+
+/** The timestamp `project` wants from an optional deletion. */
+export function shadowTsOf(d: DeletionTime | undefined): number {
+  return d ? d.ts : NO_SHADOW;
+}
 
 /** A column selection compiled once per query. */
 export class Projection {
   private readonly slotOf: Int32Array;
+  private readonly reader = new ByteReader(EMPTY, 0);
 
   constructor(
     readonly columns: readonly number[],
@@ -59,23 +72,47 @@ export class Projection {
   }
 
   /**
-   * Projects the row stored in buf[offset..] as of `nowInSeconds`, with `shadow` the partition deletion /
-   * range tombstones covering it. Undefined when the row is not live (no live liveness info, no live cell).
+   * Projects the row stored in buf[offset..] as of `nowInSeconds`; `shadowTs` is the timestamp of the partition
+   * deletion / range tombstones covering it (NO_SHADOW: none). Undefined when the row is not live (no live
+   * liveness info, no live cell).
    */
   project(
     buf: Buffer,
     offset: number,
     clustering: Buffer,
-    shadow: DeletionTime | undefined,
+    shadowTs: number,
     nowInSeconds: number,
   ): ReadRow | undefined {
-    const r = new ByteReader(buf, offset);
-    const prefix = readRowPrefix(r);
-    const d = maxDeletion(shadow, prefix.deletion);
-    const dts = d ? d.ts : Number.NEGATIVE_INFINITY;
-    let live = false;
-    const l = prefix.liveness;
-    if (l && l.ts > dts && (l.ttl === 0 || nowInSeconds < l.expiry)) live = true;
+    const r = this.reader;
+    r.reset(buf, offset);
+    // The row prefix, parsed inline: this runs once per row read, so no objects for liveness / deletion.
+    const rowFlags = r.u8();
+    let lts = 0;
+    let lttl = 0;
+    let lexpiry = 0;
+    if (rowFlags & ROW_LIVENESS) {
+      lts = r.i64();
+      if (rowFlags & ROW_LIVENESS_EXPIRING) {
+        lttl = r.u32();
+        lexpiry = r.u32();
+      }
+    }
+    let dts = shadowTs;
+    if (rowFlags & ROW_DELETION) {
+      const ts = r.i64();
+      r.pos += 4;
+      if (ts > dts) dts = ts;
+    }
+    let clusteringAt = 0;
+    if (rowFlags & ROW_CLUSTERING) {
+      clusteringAt = r.pos;
+      const count = r.varint();
+      for (let i = 0; i < count; i++) {
+        const len = r.varint();
+        r.pos += len;
+      }
+    }
+    let live = (rowFlags & ROW_LIVENESS) !== 0 && lts > dts && (lttl === 0 || nowInSeconds < lexpiry);
 
     const n = this.columns.length;
     const meta = this.withMetadata;
@@ -121,12 +158,12 @@ export class Projection {
       }
       // complex column
       r.pos++;
-      let cd: DeletionTime | undefined = d;
+      let cdts = dts;
       if (flags & COMPLEX_DELETED) {
-        const own = { ts: r.i64(), ldt: r.u32() };
-        cd = maxDeletion(d, own);
+        const own = r.i64();
+        r.pos += 4;
+        if (own > cdts) cdts = own;
       }
-      const cdts = cd ? cd.ts : Number.NEGATIVE_INFINITY;
       let paths: Buffer[] | undefined;
       let vals: Buffer[] | undefined;
       let wts: number[] | undefined;
@@ -180,7 +217,7 @@ export class Projection {
       }
     }
     if (!live) return undefined;
-    const clusteringValues = prefix.clusteringAt ? readClusteringValues(buf, prefix.clusteringAt) : NO_CLUSTERING;
+    const clusteringValues = clusteringAt ? readClusteringValues(buf, clusteringAt) : NO_CLUSTERING;
     return meta ? { clustering, clusteringValues, values, writetimes, ttls } : { clustering, clusteringValues, values };
   }
 }

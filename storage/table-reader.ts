@@ -5,9 +5,9 @@ import { prefixSuccessor, sliceToKeyRange } from './clustering-bounds.js';
 import type { ClusteringBound } from './mutation.js';
 import type { MapHandle } from './native-pool.js';
 import type { PartitionHeader } from './row-codec.js';
-import { decodeHeader, EMPTY_HEADER, readSingleRowHeader } from './row-codec.js';
+import { decodeHeader, EMPTY_HEADER, singleRowShadow } from './row-codec.js';
 import type { ReadRow } from './row-projection.js';
-import { Projection } from './row-projection.js';
+import { Projection, shadowTsOf } from './row-projection.js';
 import { HEADER_KEY, keyOfMapKey, partitionMapKey, ROW_TAG, STATIC_KEY, tokenOfMapKey } from './table-layout.js';
 import type { TableState } from './table-state.js';
 import { shadowFor } from './table-state.js';
@@ -179,9 +179,9 @@ export class TableReader {
   }
 
   private readSingle(key: Buffer, token: bigint, v: Buffer, proj: Projection, o: ReadOptions) {
-    const { deletion, rowAt } = readSingleRowHeader(v);
+    const { shadowTs, rowAt } = singleRowShadow(v);
     if (rowAt >= v.length) return undefined;
-    const row = proj.project(v, rowAt, NO_CLUSTERING, deletion, o.nowInSeconds);
+    const row = proj.project(v, rowAt, NO_CLUSTERING, shadowTs, o.nowInSeconds);
     if (!row) return undefined;
     return { key, token, staticRow: undefined, rows: [row] };
   }
@@ -209,7 +209,7 @@ export class TableReader {
         if (r.keys[i]![0] === HEADER_KEY[0]) header = decodeHeader(r.values[i]!);
         else staticBuf = r.values[i];
       }
-      if (staticBuf) staticRow = proj.project(staticBuf, 0, NO_CLUSTERING, header.deletion, now);
+      if (staticBuf) staticRow = proj.project(staticBuf, 0, NO_CLUSTERING, shadowTsOf(header.deletion), now);
     } else {
       const v = pool.get(h, HEADER_KEY);
       if (v) header = decodeHeader(v);
@@ -226,6 +226,7 @@ export class TableReader {
       let hi = range.end;
       let hiInclusive = false;
       const simpleShadow = header.rangeTombstones.length === 0;
+      const partitionShadow = shadowTsOf(header.deletion);
       for (;;) {
         const want = limited ? max - rows.length : undefined;
         const res = pool.scan(h, {
@@ -239,7 +240,7 @@ export class TableReader {
         const n = res.keys.length;
         for (let i = 0; i < n && rows.length < max; i++) {
           const clustering = res.keys[i]!.subarray(1);
-          const shadow = simpleShadow ? header.deletion : shadowFor(header, clustering);
+          const shadow = simpleShadow ? partitionShadow : shadowTsOf(shadowFor(header, clustering));
           const row = proj.project(res.values[i]!, 0, clustering, shadow, now);
           if (row) rows.push(row);
         }

@@ -521,6 +521,9 @@ describe('DDL', () => {
     expect(syntaxError("CREATE KEYSPACE k WITH replication = {'class': ?}")).toBe(
       "Invalid property value: ? for property: 'class' (bind variables are not supported in DDL queries)",
     );
+    expect(syntaxError('CREATE TABLE t (k int) x')).toBe(
+      "line 1:23 mismatched input 'x' expecting EOF (...TABLE t (k int) [x])",
+    );
     expect(invalid('CREATE TABLE t (k int)')).toBe("No PRIMARY KEY specifed for table 't' (exactly one required)");
     expect(syntaxError('CREATE TABLE t (k byte PRIMARY KEY)')).toBe('Invalid (reserved) user type name byte');
     expect(syntaxError('CREATE TABLE t (k frozen<int> PRIMARY KEY)')).toBe(

@@ -9,7 +9,7 @@ import { NO_DELETION_TIME } from '../storage/mutation.js';
 import { livenessSupersedes, mergeRows, purgeRow, reconcileCells, rowFromUpdate } from '../storage/reconcile.js';
 import type { ColumnData, StoredRow } from '../storage/row-codec.js';
 import { decodeHeader, decodeRow, encodeHeader, encodeRow } from '../storage/row-codec.js';
-import { Projection } from '../storage/row-projection.js';
+import { NO_SHADOW, Projection } from '../storage/row-projection.js';
 
 const v = (...b: number[]) => Buffer.from(b);
 const live = (ts: number, value: Buffer): Cell => ({ column: 0, ts, ttl: 0, ldt: NO_DELETION_TIME, value });
@@ -187,7 +187,7 @@ describe('row codec', () => {
     });
     const buf = encodeRow(row);
     const p = new Projection([7, 1, 3], true);
-    const r = p.project(buf, 0, v(1), undefined, 100)!;
+    const r = p.project(buf, 0, v(1), NO_SHADOW, 100)!;
     expect(r.values[0]).toEqual({
       paths: [v(1), v(2)],
       values: [v(0x11), v(0x22)],
@@ -199,12 +199,12 @@ describe('row codec', () => {
     expect(r.values[2]).toEqual(v(3));
     expect(r.writetimes![2]).toBe(10);
     // At 105 the expiring cell is gone; a deletion at ts 11 leaves only the map element written at 12.
-    const later = p.project(buf, 0, v(1), { ts: 11, ldt: 0 }, 105)!;
+    const later = p.project(buf, 0, v(1), 11, 105)!;
     expect(later.values[1]).toBeNull();
     expect(later.values[2]).toBeNull();
     expect((later.values[0] as { paths: Buffer[] }).paths).toEqual([v(1)]);
     // Shadowed entirely: not live.
-    expect(p.project(buf, 0, v(1), { ts: 12, ldt: 0 }, 100)).toBeUndefined();
+    expect(p.project(buf, 0, v(1), 12, 100)).toBeUndefined();
   });
 });
 

@@ -3,6 +3,7 @@
 import { InvalidRequest } from '../errors.js';
 import type { Statement } from '../parser/ast.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import { BatchStatement } from '../statements/batch-statement.js';
 import {
   AlterKeyspaceStatement,
   CreateKeyspaceStatement,
@@ -27,6 +28,10 @@ export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspac
     case 'update':
     case 'delete':
       return ModificationStatement.prepare(ast, catalog, keyspace);
+    case 'batch':
+      return new BatchStatement(ast, catalog, keyspace);
+    case 'insertJson':
+      throw new InvalidRequest('INSERT JSON is not supported yet');
     case 'use':
       return new UseStatement(ast);
     case 'createKeyspace':

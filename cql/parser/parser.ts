@@ -126,13 +126,24 @@ interface MutableRoleOptions {
 }
 
 class StatementParser extends ParserBase {
+  /**
+   * An InvalidRequest Cassandra raises after parsing (when preparing or validating the statement), so
+   * any syntax error comes first.
+   */
+  private afterParse: string | undefined;
+
   query(): Statement {
     const stmt = this.statement();
     while (this.accept(T.SEMI)) {
       // Cql.g: query : cqlStatement (';')* EOF
     }
     if (this.la() !== T.EOF) this.mismatch(T.EOF);
+    if (this.afterParse !== undefined) this.invalid(this.afterParse);
     return stmt;
+  }
+
+  private failAfterParse(message: string): void {
+    this.afterParse ??= message;
   }
 
   /** Markers recorded since `from`, for a statement node. */
@@ -616,14 +627,14 @@ class StatementParser extends ParserBase {
       } while (this.accept(K.AND));
     }
     if (partitionKey === undefined) {
-      this.invalid(`No PRIMARY KEY specifed for table '${tableName}' (exactly one required)`);
+      this.failAfterParse(`No PRIMARY KEY specifed for table '${tableName}' (exactly one required)`);
     }
     return {
       kind: 'createTable',
       table,
       ifNotExists,
       columns,
-      partitionKey,
+      partitionKey: partitionKey ?? [],
       clustering,
       clusteringOrder,
       properties: props,
@@ -676,7 +687,9 @@ class StatementParser extends ParserBase {
     const t = this.la();
     if (t === K.COMPACT && this.la(2) === K.STORAGE) {
       if (view) this.recognitionError('COMPACT STORAGE tables are not allowed starting with version 4.0');
-      this.invalid(COMPACT_STORAGE_MESSAGE);
+      this.p += 2;
+      this.failAfterParse(COMPACT_STORAGE_MESSAGE);
+      return;
     }
     if (t === K.CLUSTERING && this.la(2) === K.ORDER) {
       this.p += 2;

@@ -88,11 +88,13 @@ export class ModificationStatement implements CqlStatement {
     readonly kind: 'insert' | 'update' | 'delete',
     readonly table: TableMetadata,
     ast: InsertAst | UpdateAst | DeleteAst,
+    /** Inside a BATCH string, markers are numbered across the whole batch: the batch owns the specs. */
+    batchSpecs?: BindSpecs,
   ) {
     if (table.isVirtual)
       throw new InvalidRequest(`Modification is not supported by table ${table.keyspace}.${table.name}`);
     if (table.isCounter) throw new InvalidRequest('Counter tables are not supported yet');
-    const specs = new BindSpecs(ast.bindMarkers.length);
+    const specs = batchSpecs ?? new BindSpecs(ast.bindMarkers.length);
     const base = { keyspace: table.keyspace, table: table.name };
     this.timestamp = this.attr(ast.attrs, 'timestamp', specs);
     this.ttl = kind === 'delete' ? undefined : this.attr(ast.attrs, 'ttl', specs);
@@ -175,16 +177,17 @@ export class ModificationStatement implements CqlStatement {
     if (ast.kind === 'insert')
       this.partitionKeyIndices = pkMarkers.every((m) => m !== undefined) ? (pkMarkers as number[]) : [];
     this.touchesStatic = this.ops.some((o) => o.column.kind === 'static');
-    this.bindSpecs = specs.complete();
+    this.bindSpecs = batchSpecs ? [] : specs.complete();
   }
 
   static prepare(
     ast: InsertAst | UpdateAst | DeleteAst,
     catalog: SchemaCatalog,
     keyspace: string | undefined,
+    batchSpecs?: BindSpecs,
   ): ModificationStatement {
     const table = lookupTable(catalog, ast.table, keyspace);
-    return new ModificationStatement(ast.kind, table, ast);
+    return new ModificationStatement(ast.kind, table, ast, batchSpecs);
   }
 
   private attr(attrs: Attributes, which: 'timestamp' | 'ttl', specs: BindSpecs): BoundTerm | undefined {
@@ -480,6 +483,11 @@ export class ModificationStatement implements CqlStatement {
         cells.push(tombstone(id, w, udtFieldPath(op.field)));
         return;
     }
+  }
+
+  /** Whether this statement changes a counter table (BATCH type checks). */
+  get isCounter(): boolean {
+    return this.table.isCounter;
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {

@@ -4,16 +4,16 @@
 // transaction first touched them: only those may be written without an undo copy.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 namespace pmemcql {
 
 struct TxObject {
-  uint64_t off;         // 0 = empty table cell
-  uint64_t freeAtStart; // leaves: slots free at first touch (all ones for fresh objects)
-  bool fresh;           // allocated by this transaction: no logging needed at all
+  uint64_t off;          // meaningful only when gen is the table's current generation
+  uint64_t freeAtStart;  // leaves: slots free at first touch (all ones for fresh objects)
+  uint32_t gen;
+  bool fresh;            // allocated by this transaction: no logging needed at all
 };
 
 class TxObjects {
@@ -24,8 +24,8 @@ class TxObjects {
   TxObject* find(uint64_t off) {
     size_t mask = cells_.size() - 1;
     for (size_t i = hash(off) & mask;; i = (i + 1) & mask) {
+      if (cells_[i].gen != gen_) return nullptr;
       if (cells_[i].off == off) return &cells_[i];
-      if (cells_[i].off == 0) return nullptr;
     }
   }
 
@@ -38,12 +38,17 @@ class TxObjects {
     return o;
   }
 
+  /** O(1): a new generation makes every cell empty. */
   void clear() {
     if (count_ == 0) return;
-    // Shrink after a huge transaction so later clears stay cheap.
-    if (cells_.size() > 65536) cells_.assign(1024, TxObject{});
-    else std::fill(cells_.begin(), cells_.end(), TxObject{});
     count_ = 0;
+    // Give back the memory of a huge transaction; restart generations before they wrap.
+    if (cells_.size() > 65536 || gen_ == UINT32_MAX) {
+      cells_.assign(1024, TxObject{});
+      gen_ = 1;
+    } else {
+      gen_++;
+    }
   }
 
  private:
@@ -52,28 +57,33 @@ class TxObjects {
   TxObject* place(uint64_t off) {
     size_t mask = cells_.size() - 1;
     for (size_t i = hash(off) & mask;; i = (i + 1) & mask) {
-      if (cells_[i].off == off) return &cells_[i];
-      if (cells_[i].off == 0) {
+      if (cells_[i].gen != gen_) {
         cells_[i].off = off;
+        cells_[i].gen = gen_;
         count_++;
         return &cells_[i];
       }
+      if (cells_[i].off == off) return &cells_[i];
     }
   }
 
   void grow() {
     std::vector<TxObject> old(cells_.size() * 2);
     old.swap(cells_);
+    uint32_t live = gen_;
+    gen_ = 1;
     count_ = 0;
     for (const TxObject& o : old) {
-      if (o.off == 0) continue;
+      if (o.gen != live) continue;
       TxObject* n = place(o.off);
-      *n = o;
+      n->freeAtStart = o.freeAtStart;
+      n->fresh = o.fresh;
     }
   }
 
-  std::vector<TxObject> cells_;
+  std::vector<TxObject> cells_;  // value-initialised: gen 0, never current
   size_t count_ = 0;
+  uint32_t gen_ = 1;
 };
 
 }  // namespace pmemcql

@@ -1,0 +1,105 @@
+// BATCH: a group of INSERT/UPDATE/DELETE applied as one atomic group commit (one pmem
+// transaction), whether it arrives as a BATCH message or as a `BEGIN BATCH ... APPLY BATCH` string.
+
+import type { PartitionUpdate } from '../../storage/mutation.js';
+import type { TableMutation } from '../../storage/storage-engine.js';
+import { InvalidRequest } from '../errors.js';
+import { BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
+import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import { nextWriteTimestamp } from '../execution/write-clock.js';
+import type { BatchStatement as BatchAst } from '../parser/ast.js';
+import {
+  type BoundValue,
+  type ClientState,
+  type ColumnSpec,
+  type QueryOptions,
+  type ResultMessage,
+  UNSET,
+} from '../query-handler.js';
+import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import { native } from '../types/cql-type.js';
+import { ModificationStatement, storeOf } from './modification-statement.js';
+
+export type BatchType = 'LOGGED' | 'UNLOGGED' | 'COUNTER';
+
+export interface BatchItem {
+  statement: CqlStatement;
+  values: BoundValue[];
+}
+
+/** Runs the items as one atomic write. `timestamp`: the batch's, used by statements without their own. */
+export function executeBatch(
+  ctx: ExecutionContext,
+  type: BatchType,
+  items: readonly BatchItem[],
+  options: QueryOptions,
+  timestamp: number | undefined,
+): Promise<ResultMessage> {
+  const ts = timestamp ?? (options.timestamp !== undefined ? Number(options.timestamp) : nextWriteTimestamp());
+  const byTable = new Map<string, { statement: ModificationStatement; updates: PartitionUpdate[]; now: number }>();
+  for (const { statement, values } of items) {
+    if (!(statement instanceof ModificationStatement)) {
+      throw new InvalidRequest('Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.');
+    }
+    if (type === 'COUNTER' && !statement.isCounter)
+      throw new InvalidRequest('Cannot include non-counter statement in a counter batch');
+    if (type !== 'COUNTER' && statement.isCounter) {
+      throw new InvalidRequest(
+        `Cannot include a counter statement in a ${type === 'LOGGED' ? 'logged' : 'unlogged'} batch`,
+      );
+    }
+    const { updates, now } = statement.updates(values, { ...options, values }, ts);
+    const key = statement.table.id;
+    const entry = byTable.get(key);
+    if (entry) entry.updates.push(...updates);
+    else byTable.set(key, { statement, updates, now });
+  }
+  const mutations: TableMutation[] = [...byTable.values()].map((e) => ({
+    table: storeOf(ctx, e.statement.table),
+    updates: e.updates,
+    nowInSeconds: e.now,
+  }));
+  return ctx.storage.apply(mutations).then(() => ({ kind: 'void' }) as const);
+}
+
+/** `BEGIN [UNLOGGED|COUNTER] BATCH [USING TIMESTAMP t] ... APPLY BATCH` sent as one query string. */
+export class BatchStatement implements CqlStatement {
+  readonly bindSpecs: readonly ColumnSpec[];
+  readonly partitionKeyIndices: readonly number[] = [];
+  readonly resultColumns: readonly ColumnSpec[] = [];
+  readonly isSchemaChange = false;
+  private readonly statements: ModificationStatement[];
+  private readonly timestamp: BoundTerm | undefined;
+
+  constructor(
+    readonly ast: BatchAst,
+    catalog: SchemaCatalog,
+    keyspace: string | undefined,
+  ) {
+    const specs = new BindSpecs(ast.bindMarkers.length);
+    if (ast.attrs.ttl) throw new InvalidRequest('Global TTL on the BATCH statement is not supported.');
+    this.statements = ast.statements.map((s) => {
+      if (s.kind === 'insertJson') throw new InvalidRequest('INSERT JSON is not supported yet');
+      return ModificationStatement.prepare(s, catalog, keyspace, specs);
+    });
+    this.timestamp = ast.attrs.timestamp
+      ? prepareTerm(
+          ast.attrs.timestamp,
+          { keyspace: keyspace ?? '', table: '', name: '[timestamp]', type: native('bigint') },
+          specs,
+        )
+      : undefined;
+    this.bindSpecs = specs.complete();
+  }
+
+  execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
+    let ts: number | undefined;
+    if (this.timestamp) {
+      const v = this.timestamp.value(options.values);
+      if (v === null) throw new InvalidRequest('Invalid null value of timestamp');
+      if (v !== UNSET) ts = Number(v.readBigInt64BE(0));
+    }
+    const items = this.statements.map((statement) => ({ statement, values: options.values }));
+    return executeBatch(ctx, this.ast.type, items, options, ts);
+  }
+}
