@@ -2,6 +2,7 @@
 // by Cassandra's statement ids) and executes statements.
 
 import { InvalidRequest, Unprepared } from './errors.js';
+import { checkConsistency } from './execution/consistency-check.js';
 import type { CqlStatement, ExecutionContext } from './execution/cql-statement.js';
 import { preparedStatementId, resultMetadataId } from './execution/prepared-ids.js';
 import { prepareStatement } from './execution/statement-preparer.js';
@@ -16,6 +17,7 @@ import type {
   ServerEvent,
 } from './query-handler.js';
 import { executeBatch } from './statements/batch-statement.js';
+import { ModificationStatement } from './statements/modification-statement.js';
 
 interface PreparedEntry {
   query: string;
@@ -153,6 +155,7 @@ export class CqlQueryHandler implements QueryHandler {
       keyspace,
       nowInSeconds: batch.nowInSeconds,
     };
+    for (const it of items) if (it.statement.table) this.checkConsistency(it.statement, batch.consistency);
     return executeBatch(this.ctx, batch.type, items, options, undefined);
   }
 
@@ -169,9 +172,15 @@ export class CqlQueryHandler implements QueryHandler {
       );
     }
     if (options.names !== undefined) options = { ...options, values: this.byName(st, options.names, options.values) };
+    if (st.table && !st.table.isVirtual) this.checkConsistency(st, options.consistency);
     const result = st.execute(this.ctx, state, options);
     if (result instanceof Promise) return result.then((r) => this.finishRows(r, entry, options, clientMetadataId));
     return this.finishRows(result, entry, options, clientMetadataId);
+  }
+
+  private checkConsistency(st: CqlStatement, cl: number): void {
+    const ks = this.ctx.catalog.keyspace(st.table!.keyspace);
+    if (ks) checkConsistency(cl, ks, this.ctx.node.dataCenter, st instanceof ModificationStatement);
   }
 
   /** Values sent with names (flag 0x40) reordered into marker order. */

@@ -724,7 +724,7 @@ export class Connection implements ConnectionInfo {
   }
 
   private flush(): void {
-    if (this.closed || this.out.length === 0) return;
+    if (this.closed || this.ended || this.out.length === 0) return;
     let data: Buffer;
     if (this.segments) {
       data = encodeSegments(this.out.view(0, this.out.mark), this.envelopeEnds, this.lz4Segments);
@@ -741,8 +741,8 @@ export class Connection implements ConnectionInfo {
 
   private endSocket(): void {
     if (this.ended) return;
-    this.ended = true;
     this.flush();
+    this.ended = true;
     this.socket.end();
     setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS).unref();
   }

@@ -82,8 +82,8 @@ export interface RangeTombstone {
 export interface PartitionUpdate {
   /** Cassandra's serialized partition key (single component: the value; composite: [len16 bytes 0]*). */
   readonly key: Buffer;
-  /** Murmur3 token of `key`. */
-  readonly token: bigint;
+  /** Murmur3 token of `key`; hashed from the key when absent (cheaper: no bigint is built). */
+  readonly token?: bigint | undefined;
   readonly deletion?: DeletionTime | undefined;
   readonly staticRow?: RowUpdate | undefined;
   readonly rows?: readonly RowUpdate[] | undefined;

@@ -106,7 +106,7 @@ export class TableWriter {
     for (let i = 0; i < res.keys.length; i++) {
       const mapKey = res.keys[i]!;
       const ps = this.partition(ts, mapKey);
-      if (this.t.clustered) this.gcClustered(ctx, ts, ps, pctx);
+      if (this.t.clustered) this.gcClustered(ctx, ps, pctx);
       else this.gcSingle(ctx, ps, pctx);
     }
     return res.keys.length < maxPartitions ? undefined : res.keys[res.keys.length - 1];
@@ -303,7 +303,7 @@ export class TableWriter {
     this.putHeader(ctx, ps, header, headerExisted);
   }
 
-  private gcClustered(ctx: CommitContext, ts: TableStage, ps: PartitionStage, pctx: PurgeContext): void {
+  private gcClustered(ctx: CommitContext, ps: PartitionStage, pctx: PurgeContext): void {
     const header = this.header(ps);
     const headerExisted = !isEmptyHeader(header);
     let survivors = 0;
@@ -322,7 +322,12 @@ export class TableWriter {
     };
     if (survivors === 0 && !stAfter && isEmptyHeader(gced)) {
       ctx.batch.dropChild(this.t.partitionsHandle, ps.mapKey);
-      ts.partitions.delete(ps.mapKey.toString('latin1'));
+      // Later ops of this batch must not write into the freed map: they start a new one.
+      ps.committed = 0;
+      ps.ref = undefined;
+      ps.cleared = true;
+      ps.header = EMPTY_HEADER;
+      ps.rows.clear();
       return;
     }
     if (gced.deletion !== header.deletion || gced.rangeTombstones.length !== header.rangeTombstones.length) {

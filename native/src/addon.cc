@@ -90,10 +90,8 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "NativePool",
                        {
-                           InstanceMethod<&PoolWrap::Get>("get"),
                            InstanceMethod<&PoolWrap::SetScratch>("setScratch"),
-                           InstanceMethod<&PoolWrap::GetChild>("getChild"),
-                           InstanceMethod<&PoolWrap::Count>("count"),
+                           InstanceMethod<&PoolWrap::Handle>("handle"),
                            InstanceMethod<&PoolWrap::Scan>("scan"),
                            InstanceMethod<&PoolWrap::Apply>("apply"),
                            InstanceMethod<&PoolWrap::Info>("info"),
@@ -121,31 +119,21 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
 
   ~PoolWrap() override { delete pool_; }
 
+  // The point reads are module functions taking handle() as first argument: unwrapping an
+  // External is a type check, where ObjectWrap::Unwrap is a private-property lookup.
+  static napi_value FastGet(napi_env env, napi_callback_info cb);
+  static napi_value FastGetChild(napi_env env, napi_callback_info cb);
+  static napi_value FastCount(napi_env env, napi_callback_info cb);
+
  private:
   Pool& pool() {
     if (!pool_) throw PoolErr("POOL_CLOSED", "the pool is closed");
     return *pool_;
   }
 
-  // get(map, key, off): -1 absent, -2 child map; else the value length, the value having been
-  // copied into the scratch buffer at `off` when it fits there (off + length <= scratch size;
-  // JS checks the same condition). Values over a quarter of the scratch come back as a Buffer.
-  Napi::Value Get(const Napi::CallbackInfo& info) {
-    napi_env env = info.Env();
-    return guarded(info.Env(), [&]() -> Napi::Value {
-      Pool& p = pool();
-      uint64_t map = handleArg(env, info[0]);
-      Bytes key = bytesArg(env, info[1], "key");
-      uint32_t off;
-      if (napi_get_value_uint32(env, info[2], &off) != napi_ok) off = UINT32_MAX;
-      const Entry* e = findEntry(p, map, key.data, key.len);
-      if (!e) return Napi::Number::New(env, -1);
-      if (e->child) return Napi::Number::New(env, -2);
-      if (e->vlen > scratchLen_ / 4) return Napi::Buffer<uint8_t>::Copy(env, e->value(), e->vlen);
-      if (off <= scratchLen_ && e->vlen <= scratchLen_ - off) memcpy(scratch_ + off, e->value(), e->vlen);
-      return Napi::Number::New(env, e->vlen);
-    });
-  }
+  // handle(): an External naming this wrapper, for the module-level fast functions. The JS
+  // side keeps it next to this object, so it never outlives it.
+  Napi::Value Handle(const Napi::CallbackInfo& info) { return Napi::External<PoolWrap>::New(info.Env(), this); }
 
   // setScratch(buffer): where get() copies values from now on (JS hands out slices of it).
   Napi::Value SetScratch(const Napi::CallbackInfo& info) {
@@ -156,24 +144,6 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       scratch_ = scratch.Data();
       scratchLen_ = scratch.Length();
       return info.Env().Undefined();
-    });
-  }
-
-  Napi::Value GetChild(const Napi::CallbackInfo& info) {
-    napi_env env = info.Env();
-    return guarded(info.Env(), [&]() -> Napi::Value {
-      Pool& p = pool();
-      uint64_t map = handleArg(env, info[0]);
-      Bytes key = bytesArg(env, info[1], "key");
-      const Entry* e = findEntry(p, map, key.data, key.len);
-      return Napi::Number::New(env, e ? static_cast<double>(e->child) : 0);
-    });
-  }
-
-  Napi::Value Count(const Napi::CallbackInfo& info) {
-    napi_env env = info.Env();
-    return guarded(info.Env(), [&]() -> Napi::Value {
-      return Napi::Number::New(env, static_cast<double>(mapHeader(pool(), handleArg(env, info[0]))->count));
     });
   }
 
@@ -272,6 +242,82 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
   std::vector<uint64_t> created_;
 };
 
+namespace {
+
+// Runs fn with the wrapper and the raw arguments; every exception becomes a JS PoolError.
+template <size_t N, class Fn>
+napi_value fastCall(napi_env env, napi_callback_info cb, Fn&& fn) {
+  try {
+    napi_value argv[N];
+    size_t argc = N;
+    if (napi_get_cb_info(env, cb, &argc, argv, nullptr, nullptr) != napi_ok || argc < N)
+      throw PoolErr("BAD_ARGUMENT", "too few arguments");
+    void* p = nullptr;
+    if (napi_get_value_external(env, argv[0], &p) != napi_ok || !p) throw PoolErr("BAD_ARGUMENT", "not a pool handle");
+    return fn(static_cast<PoolWrap*>(p), argv);
+  } catch (const PoolErr& e) {
+    throwPoolError(Napi::Env(env), e.code, e.message);
+  } catch (const std::bad_alloc&) {
+    throwPoolError(Napi::Env(env), "OUT_OF_MEMORY", "native heap exhausted");
+  } catch (const std::exception& e) {
+    throwPoolError(Napi::Env(env), "INTERNAL", e.what());
+  } catch (...) {
+    throwPoolError(Napi::Env(env), "INTERNAL", "unknown native error");
+  }
+  return nullptr;
+}
+
+napi_value number(napi_env env, double v) {
+  napi_value out;
+  napi_create_double(env, v, &out);
+  return out;
+}
+
+}  // namespace
+
+// get(handle, map, key, off): -1 absent, -2 child map; else the value length, the value having
+// been copied into the scratch buffer at `off` when it fits there (off + length <= scratch
+// size; JS checks the same condition). Values over a quarter of the scratch come back as a
+// Buffer of their own.
+napi_value PoolWrap::FastGet(napi_env env, napi_callback_info cb) {
+  return fastCall<4>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
+    Pool& p = w->pool();
+    uint64_t map = handleArg(env, argv[1]);
+    Bytes key = bytesArg(env, argv[2], "key");
+    uint32_t off;
+    if (napi_get_value_uint32(env, argv[3], &off) != napi_ok) off = UINT32_MAX;
+    const Entry* e = findEntry(p, map, key.data, key.len);
+    if (!e) return number(env, -1);
+    if (e->child) return number(env, -2);
+    if (e->vlen > w->scratchLen_ / 4) {
+      napi_value buf;
+      void* data;
+      napi_create_buffer_copy(env, e->vlen, e->value(), &data, &buf);
+      return buf;
+    }
+    if (off <= w->scratchLen_ && e->vlen <= w->scratchLen_ - off) memcpy(w->scratch_ + off, e->value(), e->vlen);
+    return number(env, e->vlen);
+  });
+}
+
+// getChild(handle, map, key): the child map's handle, or 0.
+napi_value PoolWrap::FastGetChild(napi_env env, napi_callback_info cb) {
+  return fastCall<3>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
+    Pool& p = w->pool();
+    uint64_t map = handleArg(env, argv[1]);
+    Bytes key = bytesArg(env, argv[2], "key");
+    const Entry* e = findEntry(p, map, key.data, key.len);
+    return number(env, e ? static_cast<double>(e->child) : 0);
+  });
+}
+
+// count(handle, map)
+napi_value PoolWrap::FastCount(napi_env env, napi_callback_info cb) {
+  return fastCall<2>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
+    return number(env, static_cast<double>(mapHeader(w->pool(), handleArg(env, argv[1]))->count));
+  });
+}
+
 Napi::Value SetErrorClass(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (!info[0].IsFunction()) {
@@ -286,6 +332,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("NativePool", PoolWrap::Define(env));
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
+  exports.Set("get", Napi::Function::New(env, PoolWrap::FastGet, "get"));
+  exports.Set("getChild", Napi::Function::New(env, PoolWrap::FastGetChild, "getChild"));
+  exports.Set("count", Napi::Function::New(env, PoolWrap::FastCount, "count"));
   exports.Set("layoutVersion", Napi::Number::New(env, kLayoutVersion));
   return exports;
 }

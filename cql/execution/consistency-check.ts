@@ -1,0 +1,104 @@
+// Consistency levels on a single node: Cassandra's blockFor arithmetic over the keyspace's
+// replication, with this node as the only live replica. Impossible requests get Unavailable
+// exactly where Cassandra would give it (e.g. QUORUM with replication_factor 3).
+
+import { Consistency, InvalidRequest, Unavailable } from '../errors.js';
+import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
+
+const NAMES = new Map<number, string>(Object.entries(Consistency).map(([k, v]) => [v, k]));
+
+export function consistencyName(cl: number): string {
+  return NAMES.get(cl) ?? `UNKNOWN(${cl})`;
+}
+
+function factor(v: string | undefined): number {
+  if (!v) return 0;
+  // "3/1" is replication_factor/transient replicas.
+  return Number.parseInt(v.split('/')[0]!, 10) || 0;
+}
+
+/** Replicas per datacenter; LocalStrategy counts as one local replica. */
+function replication(
+  ks: KeyspaceMetadata,
+  localDc: string,
+): { total: number; local: number; perDc: Map<string, number> } {
+  const cls = ks.replication.class ?? '';
+  if (cls.endsWith('SimpleStrategy')) {
+    const rf = factor(ks.replication.replication_factor);
+    return { total: rf, local: rf, perDc: new Map([[localDc, rf]]) };
+  }
+  if (cls.endsWith('NetworkTopologyStrategy')) {
+    const perDc = new Map<string, number>();
+    let total = 0;
+    for (const [k, v] of Object.entries(ks.replication)) {
+      if (k === 'class') continue;
+      perDc.set(k, factor(v));
+      total += factor(v);
+    }
+    return { total, local: perDc.get(localDc) ?? 0, perDc };
+  }
+  return { total: 1, local: 1, perDc: new Map([[localDc, 1]]) };
+}
+
+/** Throws Unavailable (or InvalidRequest for a level that makes no sense here) when `cl` cannot be met. */
+export function checkConsistency(cl: number, ks: KeyspaceMetadata, localDc: string, isWrite: boolean): void {
+  if (isWrite && (cl === Consistency.SERIAL || cl === Consistency.LOCAL_SERIAL)) {
+    throw new InvalidRequest('You must use conditional updates for serializable writes');
+  }
+  const { total, local, perDc } = replication(ks, localDc);
+  // This node holds every range; it is a replica when its datacenter has any.
+  const aliveLocal = local > 0 ? 1 : 0;
+  let required: number;
+  let alive = aliveLocal;
+  switch (cl) {
+    case Consistency.ANY:
+      if (!isWrite) throw new InvalidRequest('ANY ConsistencyLevel is only supported for writes');
+      return;
+    case Consistency.ONE:
+    case Consistency.LOCAL_ONE:
+      required = 1;
+      break;
+    case Consistency.TWO:
+      required = 2;
+      break;
+    case Consistency.THREE:
+      required = 3;
+      break;
+    case Consistency.QUORUM:
+    case Consistency.SERIAL:
+      required = Math.floor(total / 2) + 1;
+      break;
+    case Consistency.ALL:
+      required = total;
+      break;
+    case Consistency.LOCAL_QUORUM:
+    case Consistency.LOCAL_SERIAL:
+      required = Math.floor(local / 2) + 1;
+      break;
+    case Consistency.EACH_QUORUM:
+      if (!isWrite) throw new InvalidRequest('EACH_QUORUM ConsistencyLevel is only supported for writes');
+      for (const [dc, rf] of perDc) {
+        const need = Math.floor(rf / 2) + 1;
+        const have = dc === localDc ? aliveLocal : 0;
+        if (rf > 0 && have < need) {
+          throw new Unavailable(`Cannot achieve consistency level EACH_QUORUM in DC ${dc}`, cl, need, have);
+        }
+      }
+      return;
+    default:
+      throw new InvalidRequest(`Unknown consistency level ${cl}`);
+  }
+  if (
+    cl === Consistency.ONE ||
+    cl === Consistency.TWO ||
+    cl === Consistency.THREE ||
+    cl === Consistency.QUORUM ||
+    cl === Consistency.ALL ||
+    cl === Consistency.SERIAL
+  ) {
+    alive = total > 0 ? 1 : 0;
+  }
+  if (alive < required) {
+    throw new Unavailable(`Cannot achieve consistency level ${consistencyName(cl)}`, cl, required, alive);
+  }
+}
