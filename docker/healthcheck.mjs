@@ -85,6 +85,8 @@ socket.on('data', (chunk) => {
   const stream = received.readInt16BE(2);
   const opcode = received.readUInt8(4);
   const length = received.readInt32BE(5);
+  if (version !== VERSION_V4_RESPONSE) fail(`not a CQL v4 response (first byte 0x${version.toString(16)})`);
+  if (stream !== STREAM) fail(`unexpected stream ${stream}`);
   // A SUPPORTED body is a few hundred bytes; anything huge is not a CQL server.
   if (length < 0 || length > 1 << 20) fail(`implausible body length ${length}`);
   if (received.length < HEADER_LENGTH + length) return;
@@ -92,8 +94,6 @@ socket.on('data', (chunk) => {
   socket.removeAllListeners('close');
   socket.destroy();
   const body = received.subarray(HEADER_LENGTH, HEADER_LENGTH + length);
-  if (version !== VERSION_V4_RESPONSE) fail(`unexpected response version 0x${version.toString(16)}`);
-  if (stream !== STREAM) fail(`unexpected stream ${stream}`);
   if (opcode === OPCODE_ERROR) fail(`ERROR response: ${body.subarray(6).toString('utf8')}`);
   if (opcode !== OPCODE_SUPPORTED) fail(`unexpected opcode 0x${opcode.toString(16)}`);
   let supported;

@@ -9,6 +9,7 @@ import type { ExecutionContext } from '../cql/execution/cql-statement.js';
 import { SchemaStore } from '../cql/execution/schema-store.js';
 import { SchemaCatalog } from '../cql/schema/schema-catalog.js';
 import { evenTokens, type NodeInfo, RELEASE_VERSION } from '../cql/system/node-info.js';
+import { sizeEstimateRows } from '../cql/system/size-estimates.js';
 import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
 import { SystemRows } from '../cql/system/system-rows.js';
 import type { RowObject } from '../cql/system/virtual-table.js';
@@ -114,7 +115,7 @@ async function main(): Promise<void> {
     node,
     clients,
     settings: () => ({ ...config }),
-    sizeEstimates: () => [],
+    sizeEstimates: () => sizeEstimateRows(catalog, storage, node.tokens),
   });
   let handler: CqlQueryHandler | undefined;
   const ctx: ExecutionContext = {

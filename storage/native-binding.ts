@@ -29,11 +29,10 @@ interface RawInfo {
   layoutVersion: number;
 }
 
+/** The addon's pool object; point reads are module functions taking its handle(). */
 interface RawPool {
-  get(map: number, key: Buffer, offset: number): number | Buffer;
+  handle(): RawHandle;
   setScratch(scratch: Buffer): void;
-  getChild(map: number, key: Buffer): number;
-  count(map: number): number;
   scan(map: number, start: Buffer | null, end: Buffer | null, flags: number, limit: number): Buffer;
   apply(batch: Buffer, length: number, ops: number): number[];
   info(): RawInfo;
@@ -41,8 +40,14 @@ interface RawPool {
   setLayoutVersionForTest(version: number): void;
 }
 
+declare const rawHandle: unique symbol;
+type RawHandle = { readonly [rawHandle]: true };
+
 interface Addon {
   NativePool: new (path: string, size: number, scratch: Buffer) => RawPool;
+  get(pool: RawHandle, map: number, key: Buffer, offset: number): number | Buffer;
+  getChild(pool: RawHandle, map: number, key: Buffer): number;
+  count(pool: RawHandle, map: number): number;
   setErrorClass(ctor: typeof PoolError): void;
   layoutVersion: number;
 }
@@ -181,12 +186,16 @@ export class NativeWriteBatch implements WriteBatch {
 
 class Pool implements NativePool {
   readonly root: MapHandle;
+  private readonly addon: Addon;
   private readonly raw: RawPool;
+  private readonly handle: RawHandle;
   private block: Buffer;
   private blockUsed = 0;
 
-  constructor(raw: RawPool, block: Buffer) {
+  constructor(addon: Addon, raw: RawPool, block: Buffer) {
+    this.addon = addon;
     this.raw = raw;
+    this.handle = raw.handle();
     this.block = block;
     this.root = raw.info().root;
   }
@@ -197,7 +206,7 @@ class Pool implements NativePool {
   }
 
   get(map: MapHandle, key: Buffer): Buffer | undefined {
-    let r = this.raw.get(map, key, this.blockUsed);
+    let r = this.addon.get(this.handle, map, key, this.blockUsed);
     if (typeof r !== 'number') return r;
     if (r < 0) return undefined;
     if (this.blockUsed + r > VALUE_BLOCK_BYTES) {
@@ -205,7 +214,7 @@ class Pool implements NativePool {
       this.block = Buffer.allocUnsafeSlow(VALUE_BLOCK_BYTES);
       this.blockUsed = 0;
       this.raw.setScratch(this.block);
-      r = this.raw.get(map, key, 0) as number;
+      r = this.addon.get(this.handle, map, key, 0) as number;
     }
     const at = this.blockUsed;
     this.blockUsed = (at + r + 7) & ~7;
@@ -213,7 +222,7 @@ class Pool implements NativePool {
   }
 
   getChild(map: MapHandle, key: Buffer): MapHandle {
-    return this.raw.getChild(map, key);
+    return this.addon.getChild(this.handle, map, key);
   }
 
   scan(map: MapHandle, options: ScanOptions = {}): ScanResult {
@@ -243,7 +252,7 @@ class Pool implements NativePool {
   }
 
   count(map: MapHandle): number {
-    return this.raw.count(map);
+    return this.addon.count(this.handle, map);
   }
 
   batch(): WriteBatch {
@@ -275,5 +284,5 @@ export function openPool(options: { path: string; size?: number }): NativePool {
   const a = loadAddon();
   const block = Buffer.allocUnsafeSlow(VALUE_BLOCK_BYTES);
   const raw = new a.NativePool(options.path, options.size ?? DEFAULT_POOL_SIZE, block);
-  return new Pool(raw, block);
+  return new Pool(a, raw, block);
 }

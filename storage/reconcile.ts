@@ -197,11 +197,12 @@ function purgeCell(c: Cell, shadow: DeletionTime | undefined, ctx: PurgeContext)
  * Returns undefined when nothing is left.
  */
 export function purgeRow(row: StoredRow, shadow: DeletionTime | undefined, ctx: PurgeContext): StoredRow | undefined {
+  // Shadow with every deletion first; only then decide which deletion records are still worth keeping.
+  const effective = maxDeletion(shadow, row.deletion);
   let rowDeletion = row.deletion;
   if (rowDeletion && (rowDeletion.ldt < ctx.gcBefore || (shadow && !deletionSupersedes(rowDeletion, shadow)))) {
     rowDeletion = undefined;
   }
-  const effective = maxDeletion(shadow, rowDeletion);
   let liveness = row.liveness;
   if (liveness) {
     if (deletes(effective, liveness.ts)) liveness = undefined;
@@ -216,9 +217,9 @@ export function purgeRow(row: StoredRow, shadow: DeletionTime | undefined, ctx: 
       if (cell) columns.push(cell === col.cell ? col : { column: col.column, complex: false, cell });
       continue;
     }
+    const colShadow = maxDeletion(effective, col.deletion);
     let cd = col.deletion;
     if (cd && (cd.ldt < ctx.gcBefore || (effective && !deletionSupersedes(cd, effective)))) cd = undefined;
-    const colShadow = maxDeletion(effective, cd);
     const cells: Cell[] = [];
     for (const c of col.cells) {
       const p = purgeCell(c, colShadow, ctx);

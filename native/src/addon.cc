@@ -332,9 +332,13 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("NativePool", PoolWrap::Define(env));
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
-  exports.Set("get", Napi::Function::New(env, PoolWrap::FastGet, "get"));
-  exports.Set("getChild", Napi::Function::New(env, PoolWrap::FastGetChild, "getChild"));
-  exports.Set("count", Napi::Function::New(env, PoolWrap::FastCount, "count"));
+  const std::pair<const char*, napi_callback> fast[] = {
+      {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount}};
+  for (const auto& [name, fn] : fast) {
+    napi_value f;
+    napi_create_function(env, name, NAPI_AUTO_LENGTH, fn, nullptr, &f);
+    exports.Set(name, Napi::Value(env, f));
+  }
   exports.Set("layoutVersion", Napi::Number::New(env, kLayoutVersion));
   return exports;
 }

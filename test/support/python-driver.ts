@@ -1,0 +1,70 @@
+// Runs a Python script from test/python/ with Debian's python3-cassandra driver (at /usr/bin/python3, not the
+// pyenv python3 on PATH) against a running server, and parses the JSON document the script prints last.
+// Scripts take `host port [args...]` on argv and print exactly one JSON line on stdout.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export const PYTHON = '/usr/bin/python3';
+
+export function pythonScript(name: string): string {
+  return resolve(import.meta.dirname, '../python', name);
+}
+
+/** True when /usr/bin/python3 can import the cassandra driver (tests skip otherwise). */
+export async function pythonDriverAvailable(): Promise<boolean> {
+  if (!existsSync(PYTHON)) return false;
+  return await new Promise((ok) => {
+    execFile(PYTHON, ['-c', 'import cassandra, cassandra.cluster'], { timeout: 30_000 }, (err) => ok(!err));
+  });
+}
+
+export interface PythonRunOptions {
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export class PythonScriptError extends Error {
+  constructor(
+    message: string,
+    readonly stdout: string,
+    readonly stderr: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Runs test/python/<script> host port ...args and returns the last JSON line it printed. */
+export async function runPython<T = Record<string, unknown>>(
+  script: string,
+  host: string,
+  port: number,
+  args: string[] = [],
+  options: PythonRunOptions = {},
+): Promise<T> {
+  const file = pythonScript(script);
+  return await new Promise<T>((ok, fail) => {
+    execFile(
+      PYTHON,
+      [file, host, String(port), ...args],
+      {
+        timeout: options.timeoutMs ?? 60_000,
+        maxBuffer: 16 * 1024 * 1024,
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONIOENCODING: 'utf-8', ...options.env },
+      },
+      (err, stdout, stderr) => {
+        const lines = stdout.split('\n').filter((l) => l.trim().startsWith('{'));
+        const last = lines.at(-1);
+        if (last === undefined) {
+          fail(new PythonScriptError(`${script} printed no JSON (${err?.message ?? 'exit 0'})\n${stderr}`, stdout, stderr));
+          return;
+        }
+        try {
+          ok(JSON.parse(last) as T);
+        } catch (e) {
+          fail(new PythonScriptError(`${script} printed bad JSON: ${(e as Error).message}\n${last}`, stdout, stderr));
+        }
+      },
+    );
+  });
+}
