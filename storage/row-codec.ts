@@ -212,7 +212,15 @@ function columnBodySize(c: ColumnData): number {
 // ---- rows -------------------------------------------------------------------------------------
 
 export function encodeRow(row: StoredRow): Buffer {
-  let size = 1;
+  return encodeRowAfter(row, 0, undefined);
+}
+
+/**
+ * Encodes the row, preceded (headerSize > 0) by a single-row partition header holding `deletion`:
+ * one allocation for both.
+ */
+function encodeRowAfter(row: StoredRow, headerSize: 0 | 1 | 13, deletion: DeletionTime | undefined): Buffer {
+  let size = headerSize + 1;
   if (row.liveness) size += row.liveness.ttl !== NO_TTL ? 16 : 8;
   if (row.deletion) size += 12;
   const cv = row.clusteringValues;
@@ -229,12 +237,14 @@ export function encodeRow(row: StoredRow): Buffer {
   }
 
   const buf = Buffer.allocUnsafe(size);
+  if (headerSize > 0) buf[0] = deletion ? HEADER_DELETION : 0;
+  if (deletion) writeU32(buf, writeI64(buf, 1, deletion.ts), deletion.ldt);
   let flags = 0;
   if (row.liveness) flags |= ROW_LIVENESS | (row.liveness.ttl !== NO_TTL ? ROW_LIVENESS_EXPIRING : 0);
   if (row.deletion) flags |= ROW_DELETION;
   if (cv) flags |= ROW_CLUSTERING;
-  buf[0] = flags;
-  let pos = 1;
+  buf[headerSize] = flags;
+  let pos = headerSize + 1;
   if (row.liveness) {
     pos = writeI64(buf, pos, row.liveness.ts);
     if (row.liveness.ttl !== NO_TTL) {
@@ -411,8 +421,8 @@ export function decodeHeader(buf: Buffer): PartitionHeader {
 // followed by the row (absent when the remainder is empty).
 
 export function encodeSingleRowPartition(deletion: DeletionTime | undefined, row: StoredRow | undefined): Buffer {
-  const head = encodeHeader(deletion ? { deletion, rangeTombstones: [] } : EMPTY_HEADER);
-  return row ? Buffer.concat([head, encodeRow(row)]) : head;
+  if (!row) return encodeHeader(deletion ? { deletion, rangeTombstones: [] } : EMPTY_HEADER);
+  return encodeRowAfter(row, deletion ? 13 : 1, deletion);
 }
 
 /** Returns the partition deletion and the offset where the row starts (== buf.length: no row). */

@@ -4,6 +4,8 @@
 import type { CommitContext } from './commit-context.js';
 import type { GroupCommit } from './group-commit.js';
 import type { PartitionUpdate } from './mutation.js';
+import type { ReadRow } from './row-projection.js';
+import { Projection } from './row-projection.js';
 import type { PartitionRead, RangeScanOptions, RangeScanResult, ReadOptions } from './table-reader.js';
 import { TableReader } from './table-reader.js';
 import type { TableState } from './table-state.js';
@@ -63,6 +65,23 @@ export class TableStore {
   /** Stages into a batch being built (for multi-table atomic ops, see StorageEngine.apply). */
   stageMutations(ctx: CommitContext, updates: readonly PartitionUpdate[], nowInSeconds: number): void {
     this.writer.stageUpdates(ctx, updates, nowInSeconds);
+  }
+
+  /**
+   * Inside a staged op (StorageEngine.run): the row as committed data plus this batch's earlier writes
+   * leave it — for conditional updates (IF NOT EXISTS / IF col = ...). `clustering` undefined: the static
+   * row (or the only row of a table without clustering columns).
+   */
+  readRowInBatch(
+    ctx: CommitContext,
+    key: Buffer,
+    token: bigint | undefined,
+    clustering: Buffer | undefined,
+    columns: readonly number[] | Projection,
+    nowInSeconds: number,
+  ): ReadRow | undefined {
+    const proj = columns instanceof Projection ? columns : new Projection(columns);
+    return this.writer.readRowInBatch(ctx, key, token, clustering, proj, nowInSeconds);
   }
 
   readPartition(key: Buffer, token: bigint | undefined, options: ReadOptions): PartitionRead | undefined {

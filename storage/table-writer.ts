@@ -20,6 +20,8 @@ import {
   isEmptyHeader,
   readSingleRowHeader,
 } from './row-codec.js';
+import type { Projection, ReadRow } from './row-projection.js';
+import { shadowTsOf } from './row-projection.js';
 import { HEADER_KEY, partitionMapKey, ROW_TAG, rowMapKey, STATIC_KEY } from './table-layout.js';
 import type { TableState } from './table-state.js';
 import { shadowFor } from './table-state.js';
@@ -110,6 +112,31 @@ export class TableWriter {
       else this.gcSingle(ctx, ps, pctx);
     }
     return res.keys.length < maxPartitions ? undefined : res.keys[res.keys.length - 1];
+  }
+
+  /**
+   * A row as this batch would leave it so far (committed data + the batch's earlier writes): what a
+   * conditional update (LWT) must test. `clustering` undefined = the static row (or the single row of a
+   * table without clustering columns).
+   */
+  readRowInBatch(
+    ctx: CommitContext,
+    key: Buffer,
+    token: bigint | undefined,
+    clustering: Buffer | undefined,
+    proj: Projection,
+    nowInSeconds: number,
+  ): ReadRow | undefined {
+    const ps = this.partition(this.stage(ctx), partitionMapKey(key, token));
+    if (!this.t.clustered) {
+      if (!ps.singleRow) return undefined;
+      return proj.project(encodeRow(ps.singleRow), 0, EMPTY_CLUSTERING, shadowTsOf(ps.singleDeletion), nowInSeconds);
+    }
+    const header = this.header(ps);
+    const row = this.getRow(ps, clustering === undefined ? STATIC_KEY : rowMapKey(clustering));
+    if (!row) return undefined;
+    const shadow = clustering === undefined ? header.deletion : shadowFor(header, clustering);
+    return proj.project(encodeRow(row), 0, clustering ?? EMPTY_CLUSTERING, shadowTsOf(shadow), nowInSeconds);
   }
 
   // ---- partitions -----------------------------------------------------------------------------

@@ -771,6 +771,46 @@ describe.skipIf(!hasAddon)('storage engine on a real pool', () => {
     expect(p.rows[0]!.clusteringValues.map((b) => b.toString('hex'))).toEqual(['00', '00']);
   });
 
+  it('conditional updates see the writes staged before them in the same batch', async () => {
+    const table = await engine.createTable(newTableId(), { clustered: true });
+    const now = 2_500_000;
+    const ck = Buffer.from([3]);
+    const ifNotExists = (value: number) =>
+      engine.run((ctx) => {
+        if (table.readRowInBatch(ctx, pkBytes(1), tokenOf(1), ck, [0], now)) return;
+        table.stageMutations(
+          ctx,
+          [
+            {
+              key: pkBytes(1),
+              token: tokenOf(1),
+              rows: [
+                {
+                  clustering: ck,
+                  clusteringValues: [ck],
+                  liveness: rowLiveness(value, 0, now),
+                  cells: [{ column: 0, ts: value, ttl: 0, ldt: NO_DELETION_TIME, value: Buffer.from([value]) }],
+                },
+              ],
+            },
+          ],
+          now,
+        );
+      });
+    const before = engine.commit.commits;
+    // Both in one turn: the second must see the first (not yet committed) and do nothing.
+    await Promise.all([ifNotExists(1), ifNotExists(2)]);
+    expect(engine.commit.commits - before).toBe(1);
+    const p = table.readPartition(pkBytes(1), tokenOf(1), { columns: [0], nowInSeconds: now })!;
+    expect(p.rows.map((r) => plainValue(r.values[0]!))).toEqual([hex(1)]);
+    // The static row, and a partition deletion staged earlier in the batch, are seen too.
+    await engine.run((ctx) => {
+      table.stageMutations(ctx, [{ key: pkBytes(1), token: tokenOf(1), deletion: { ts: 10, ldt: now } }], now);
+      expect(table.readRowInBatch(ctx, pkBytes(1), tokenOf(1), ck, [0], now)).toBeUndefined();
+      expect(table.readRowInBatch(ctx, pkBytes(1), tokenOf(1), undefined, [5], now)).toBeUndefined();
+    });
+  });
+
   it('a transaction that fails is retried op by op', async () => {
     const small = StorageEngine.open({ path: join(dir, 'small.pool'), size: 16 * 1024 * 1024 });
     try {

@@ -1,7 +1,10 @@
 // SELECT's selectors compiled against a table: which columns come out, with which types and
 // names, and how each is computed from a row (plain column, writetime/ttl, function, aggregate).
 
+import { murmur3Token } from '../../storage/murmur3-token.js';
+import { serializePartitionKey } from '../../storage/partition-key.js';
 import { InvalidRequest } from '../errors.js';
+import { castFunction } from '../functions/cast-function.js';
 import { callFunction, functionOverloads } from '../functions/native-functions.js';
 import type { Selectable, Selector } from '../parser/ast.js';
 import type { ColumnSpec } from '../query-handler.js';
@@ -125,8 +128,16 @@ function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
         },
       };
     }
+    case 'cast': {
+      const inner = compileSelectable(table, s.arg);
+      if (inner.type.kind !== 'native' || inner.aggregate) break;
+      const f = castFunction(inner.type.name, s.type);
+      if (!f) throw new InvalidRequest(`${inner.type.name} cannot be cast to ${s.type}`);
+      return { type: f.returnType, columns: inner.columns, value: (row) => f.call([inner.value!(row)]) };
+    }
     case 'function': {
       const name = s.name.toLowerCase();
+      if (name === 'token') return compileToken(table, s.args);
       if ((name === 'count' || name === 'min' || name === 'max') && s.args.length === 1) {
         return compileAggregate(table, name, s.args[0]!);
       }
@@ -157,6 +168,24 @@ function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
       break;
   }
   throw new InvalidRequest(`Unsupported selector ${defaultName(s)}`);
+}
+
+/** token(pk columns): the Murmur3 token of the row's partition key. */
+function compileToken(table: TableMetadata, args: readonly Selectable[]): Compiled {
+  const names = table.partitionKey.map((c) => c.name);
+  if (args.length !== names.length || args.some((a, i) => a.kind !== 'column' || a.name !== names[i])) {
+    throw new InvalidRequest(`Invalid arguments for token(): the partition key is (${names.join(', ')})`);
+  }
+  const idx = table.partitionKey.map((c) => table.columns.indexOf(c));
+  return {
+    type: native('bigint'),
+    columns: idx,
+    value: (row) => {
+      const parts = idx.map((i) => row.values[i]);
+      if (parts.some((p) => !p)) return null;
+      return long(murmur3Token(serializePartitionKey(parts as Buffer[])));
+    },
+  };
 }
 
 function compileAggregate(table: TableMetadata, name: string, arg: Selectable): Compiled {

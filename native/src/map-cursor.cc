@@ -64,6 +64,7 @@ void MapCursor::seek(const uint8_t* key, uint32_t klen, bool after) {
     node_[l] = node;
     idx_[l] = tree::innerSearch(pool_, in, k);
     node = in->child[idx_[l]];
+    tree::prefetchNode(pool_, node, l == height_ - 2);
   }
   const Leaf* leaf = leafAt(pool_, node);
   node_[height_ - 1] = node;

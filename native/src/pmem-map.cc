@@ -44,6 +44,7 @@ void locate(const Pool& pool, const MapHeader* h, const Key& k, Location& loc) {
     loc.path.idx[loc.path.depth] = ci;
     loc.path.depth++;
     node = in->child[ci];
+    tree::prefetchNode(pool, node, lvl == 2);
   }
   const Leaf* l = leafAt(pool, node);
   loc.leaf = node;

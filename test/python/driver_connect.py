@@ -27,11 +27,23 @@ def _big_round_trip(session, ks):
 
 @scenario
 def negotiate_default():
+    # compression defaults to True: the driver picks lz4 when the server offers it
     c = cluster()
     try:
         s = c.connect()
         release = s.execute("SELECT release_version FROM system.local WHERE key = 'local'").one().release_version
         return {**_connected(c), 'release_version': release, 'max_supported': ProtocolVersion.MAX_SUPPORTED}
+    finally:
+        c.shutdown()
+
+
+@scenario
+def negotiate_uncompressed():
+    c = cluster(compression=False)
+    try:
+        s = c.connect()
+        count = len(list(s.execute('SELECT * FROM system_schema.columns')))
+        return {**_connected(c), 'schema_columns': count}
     finally:
         c.shutdown()
 
@@ -68,7 +80,7 @@ def snappy_v4():
 
 @scenario
 def v3():
-    c = cluster(protocol_version=3)
+    c = cluster(protocol_version=3, compression=False)
     try:
         s = c.connect()
         rows = list(s.execute('SELECT keyspace_name FROM system_schema.keyspaces'))
@@ -78,8 +90,28 @@ def v3():
 
 
 @scenario
+def lz4_v3():
+    c = cluster(compression='lz4', protocol_version=3)
+    try:
+        s = c.connect()
+        return {**_connected(c), 'big_round_trip': _big_round_trip(s, 'py_lz4_v3')}
+    finally:
+        c.shutdown()
+
+
+@scenario
+def snappy_v3():
+    c = cluster(compression='snappy', protocol_version=3)
+    try:
+        s = c.connect()
+        return {**_connected(c), 'big_round_trip': _big_round_trip(s, 'py_snappy_v3')}
+    finally:
+        c.shutdown()
+
+
+@scenario
 def v5_uncompressed_big():
-    c = cluster(protocol_version=5)
+    c = cluster(protocol_version=5, compression=False)
     try:
         s = c.connect()
         return {**_connected(c), 'big_round_trip': _big_round_trip(s, 'py_v5')}
@@ -141,9 +173,6 @@ def metadata_and_round_trip():
             else None,
             'partition_key': [col.name for col in table.partition_key],
             'clustering_key': [col.name for col in table.clustering_key],
-            'clustering_order': {
-                name: col.is_reversed for name, col in table.columns.items() if col in table.clustering_key
-            },
             'export': table.export_as_string(),
             'keyspace_export': c.metadata.keyspaces['py_rt'].export_as_string(),
             'replicas': replicas,
