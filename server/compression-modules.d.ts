@@ -1,4 +1,5 @@
-// Type declarations for the two pure-JS compression packages (they ship none).
+// Type declarations for the two pure-JS compression packages (they ship none). lz4js is only
+// used by tests, as an independent LZ4 implementation to check ours against.
 
 declare module 'lz4js' {
   const lz4: {

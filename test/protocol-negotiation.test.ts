@@ -1,6 +1,7 @@
 // Version negotiation and v3/v4 compression against the real server over a socket: unsupported
 // versions are refused with the PROTOCOL_ERROR wording drivers step down on, framed so the
 // client can read it; supported versions answer OPTIONS; lz4 and snappy bodies round-trip.
+import { spawnSync } from 'node:child_process';
 import cassandra from 'cassandra-driver';
 import lz4 from 'lz4js';
 import snappy from 'snappyjs';
@@ -193,7 +194,35 @@ describe('v4 body compression', () => {
   });
 });
 
+// Debian's python3-cassandra (3.25): starts at DSE_V2 (0x42) and steps down on our refusal.
+const hasPythonDriver = spawnSync('/usr/bin/python3', ['-c', 'import cassandra'], { stdio: 'ignore' }).status === 0;
+
 describe('drivers', () => {
+  it.skipIf(!hasPythonDriver)('the Python driver steps down to v5 (and v4, v3), with and without lz4', () => {
+    const script = `
+import logging, sys
+logging.disable(logging.CRITICAL)
+from cassandra.cluster import Cluster
+from cassandra.policies import RoundRobinPolicy
+for version, compression in [(None, False), (None, 'lz4'), (4, 'lz4'), (4, 'snappy'), (3, False)]:
+    kw = {} if version is None else {'protocol_version': version}
+    c = Cluster(['${server.host}'], port=${server.port}, compression=compression, load_balancing_policy=RoundRobinPolicy(), **kw)
+    s = c.connect()
+    row = s.execute("SELECT key FROM system.local").one()
+    print(c.protocol_version, compression, row.key)
+    c.shutdown()
+`;
+    const r = spawnSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).not.toMatch(/Traceback/);
+    expect(r.stdout.trim().split('\n')).toEqual([
+      '5 False local',
+      '5 lz4 local',
+      '4 lz4 local',
+      '4 snappy local',
+      '3 False local',
+    ]);
+  });
+
   it('the DataStax Node.js driver (v4 max) negotiates and queries', async () => {
     const client = new cassandra.Client({
       contactPoints: [`${server.host}:${server.port}`],

@@ -121,6 +121,43 @@ describe('lz4', () => {
     }
   });
 
+  it('keeps the end-of-block rules strict decoders enforce (last match >= 12 bytes from the end)', () => {
+    let x = 99;
+    const rnd = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 2 ** 32;
+    };
+    for (let t = 0; t < 300; t++) {
+      const n = Math.floor(rnd() * 600);
+      const src = Buffer.alloc(n);
+      for (let i = 0; i < n; i++)
+        src[i] = rnd() < 0.5 && i > 8 ? src[i - 1 - Math.floor(rnd() * 8)]! : Math.floor(rnd() * 4);
+      const block = lz4CompressBlock(src);
+      let s = 0;
+      let d = 0;
+      let lastLiterals = 0;
+      while (s < block.length) {
+        const token = block[s++]!;
+        let lit = token >>> 4;
+        if (lit === 15) for (let b = 255; b === 255; lit += b) b = block[s++]!;
+        s += lit;
+        d += lit;
+        lastLiterals = lit;
+        if (s >= block.length) break;
+        s += 2;
+        let match = token & 15;
+        if (match === 15) for (let b = 255; b === 255; match += b) b = block[s++]!;
+        expect(d).toBeLessThanOrEqual(n - 12);
+        d += match + 4;
+      }
+      expect(d).toBe(n);
+      if (n >= 5) expect(lastLiterals).toBeGreaterThanOrEqual(5);
+      expect(lz4DecompressBlock(block, n).equals(src)).toBe(true);
+    }
+  });
+
   it('round-trips v4 bodies and rejects hostile input without crashing', () => {
     for (const s of samples) expect(lz4DecompressBody(lz4CompressBody(s), 1 << 24).equals(s)).toBe(true);
     expect(() => lz4DecompressBody(Buffer.from([0, 0, 0, 10, 0x1f, 0, 0, 0]), 100)).toThrow();

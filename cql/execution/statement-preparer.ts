@@ -17,6 +17,7 @@ import {
   DropTableStatement,
   TruncateStatement,
 } from '../statements/table-statements.js';
+import { AlterTypeStatement, CreateTypeStatement, DropTypeStatement } from '../statements/type-statements.js';
 import { UseStatement } from '../statements/use-statement.js';
 import type { CqlStatement } from './cql-statement.js';
 
@@ -46,6 +47,12 @@ export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspac
       return new AlterTableStatement(ast);
     case 'dropTable':
       return new DropTableStatement(ast);
+    case 'createType':
+      return new CreateTypeStatement(ast);
+    case 'alterType':
+      return new AlterTypeStatement(ast);
+    case 'dropType':
+      return new DropTypeStatement(ast);
     case 'truncate':
       return new TruncateStatement(ast);
     default:

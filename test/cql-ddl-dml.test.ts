@@ -1,0 +1,931 @@
+// CQL core through the DataStax Node.js driver against the real server: keyspace and table DDL (with the
+// errors Cassandra 5.0 gives), system_schema reflecting it, writes with TTL / timestamps / tombstones /
+// deletions of columns, rows, partitions and clustering ranges, SELECT in its common forms, prepared
+// statements with every native type and collections, paging, and token() range queries.
+import cassandra from 'cassandra-driver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServer } from './support/server-process.js';
+
+const { types } = cassandra;
+const CODE = { syntax: 0x2000, invalid: 0x2200, alreadyExists: 0x2400 } as const;
+const REPLICATION = "{'class': 'SimpleStrategy', 'replication_factor': 1}";
+const FILTERING_MESSAGE =
+  'Cannot execute this query as it might involve data filtering and thus may have unpredictable performance. ' +
+  'If you want to execute this query despite the performance unpredictability, use ALLOW FILTERING';
+
+let server: ServerProcess;
+let client: cassandra.Client;
+const extraClients: cassandra.Client[] = [];
+
+type Params = unknown[] | Record<string, unknown>;
+
+async function q(query: string, params?: Params, options: cassandra.QueryOptions = {}) {
+  return await client.execute(query, params as unknown[], options);
+}
+
+async function rows(query: string, params?: Params, options: cassandra.QueryOptions = {}) {
+  return (await q(query, params, options)).rows;
+}
+
+/** Plain objects of the rows (driver values kept), for toEqual. */
+async function plain(query: string, params?: Params, options: cassandra.QueryOptions = {}) {
+  return (await rows(query, params, options)).map((r) => ({ ...r }));
+}
+
+interface DriverError extends Error {
+  code?: number;
+  keyspace?: string;
+  table?: string;
+}
+
+async function expectError(promise: Promise<unknown>, code: number, message?: string | RegExp): Promise<DriverError> {
+  const err = (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as DriverError | undefined;
+  expect(err, 'expected the statement to fail').toBeInstanceOf(Error);
+  expect(err?.code, `error code of: ${err?.message}`).toBe(code);
+  if (typeof message === 'string') expect(err?.message).toContain(message);
+  else if (message) expect(err?.message).toMatch(message);
+  return err as DriverError;
+}
+
+function newClient(options: Partial<cassandra.ClientOptions> = {}): cassandra.Client {
+  const c = new cassandra.Client({
+    contactPoints: [`127.0.0.1:${server.port}`],
+    localDataCenter: 'datacenter1',
+    ...options,
+  });
+  extraClients.push(c);
+  return c;
+}
+
+const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+
+beforeAll(async () => {
+  server = await startServer();
+  client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await Promise.all(extraClients.map((c) => c.shutdown().catch(() => undefined)));
+  await client?.shutdown();
+  await server?.stop();
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('keyspace DDL', () => {
+  it('CREATE KEYSPACE, IF NOT EXISTS, and AlreadyExists (0x2400) for an existing one', async () => {
+    await q(`CREATE KEYSPACE ddl_ks WITH replication = ${REPLICATION}`);
+    await q(`CREATE KEYSPACE IF NOT EXISTS ddl_ks WITH replication = ${REPLICATION}`);
+    const err = await expectError(
+      q(`CREATE KEYSPACE ddl_ks WITH replication = ${REPLICATION}`),
+      CODE.alreadyExists,
+      'Cannot add existing keyspace "ddl_ks"',
+    );
+    expect(err.keyspace).toBe('ddl_ks');
+    const ks = await rows("SELECT * FROM system_schema.keyspaces WHERE keyspace_name = 'ddl_ks'");
+    expect(ks).toHaveLength(1);
+    expect(ks[0].durable_writes).toBe(true);
+    expect(ks[0].replication).toEqual({
+      class: 'org.apache.cassandra.locator.SimpleStrategy',
+      replication_factor: '1',
+    });
+  });
+
+  it('keyspace names are case-insensitive unless quoted', async () => {
+    await q(`CREATE KEYSPACE DDL_Upper WITH replication = ${REPLICATION}`);
+    expect(await rows("SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = 'ddl_upper'")).toHaveLength(
+      1,
+    );
+    await q(`CREATE KEYSPACE "DDL_Quoted" WITH replication = ${REPLICATION}`);
+    expect(await rows("SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = 'DDL_Quoted'")).toHaveLength(
+      1,
+    );
+    await q('DROP KEYSPACE ddl_upper');
+    await q('DROP KEYSPACE "DDL_Quoted"');
+  });
+
+  it('ALTER KEYSPACE changes replication and durable_writes', async () => {
+    await q(`CREATE KEYSPACE ddl_alter WITH replication = ${REPLICATION}`);
+    await q(
+      "ALTER KEYSPACE ddl_alter WITH replication = {'class': 'NetworkTopologyStrategy', 'datacenter1': 1} AND durable_writes = false",
+    );
+    const ks = await rows("SELECT * FROM system_schema.keyspaces WHERE keyspace_name = 'ddl_alter'");
+    expect(ks[0].durable_writes).toBe(false);
+    expect(ks[0].replication).toEqual({
+      class: 'org.apache.cassandra.locator.NetworkTopologyStrategy',
+      datacenter1: '1',
+    });
+    await expectError(q(`ALTER KEYSPACE ddl_no_such WITH replication = ${REPLICATION}`), CODE.invalid);
+  });
+
+  it('DROP KEYSPACE, IF EXISTS, and InvalidRequest (0x2200) for an unknown one', async () => {
+    await q(`CREATE KEYSPACE ddl_drop WITH replication = ${REPLICATION}`);
+    await q('CREATE TABLE ddl_drop.t (k int PRIMARY KEY, v int)');
+    await q('INSERT INTO ddl_drop.t (k, v) VALUES (1, 1)');
+    await q('DROP KEYSPACE ddl_drop');
+    expect(await rows("SELECT * FROM system_schema.keyspaces WHERE keyspace_name = 'ddl_drop'")).toHaveLength(0);
+    expect(await rows("SELECT * FROM system_schema.tables WHERE keyspace_name = 'ddl_drop'")).toHaveLength(0);
+    expect(await rows("SELECT * FROM system_schema.columns WHERE keyspace_name = 'ddl_drop'")).toHaveLength(0);
+    await q('DROP KEYSPACE IF EXISTS ddl_drop');
+    await expectError(q('DROP KEYSPACE ddl_drop'), CODE.invalid, "Keyspace 'ddl_drop' doesn't exist");
+    await expectError(q('SELECT * FROM ddl_drop.t'), CODE.invalid);
+    // re-created keyspace and table start empty
+    await q(`CREATE KEYSPACE ddl_drop WITH replication = ${REPLICATION}`);
+    await q('CREATE TABLE ddl_drop.t (k int PRIMARY KEY, v int)');
+    expect(await rows('SELECT * FROM ddl_drop.t')).toHaveLength(0);
+  });
+
+  it('cannot create or drop system keyspaces', async () => {
+    await expectError(q(`CREATE KEYSPACE system WITH replication = ${REPLICATION}`), CODE.alreadyExists);
+    const err = await q('DROP KEYSPACE system_schema').then(
+      () => undefined,
+      (e: DriverError) => e,
+    );
+    expect(err?.code).toBeDefined();
+    expect([CODE.invalid, 0x2100]).toContain(err?.code);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('table DDL and system_schema', () => {
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS ddl WITH replication = ${REPLICATION}`);
+  });
+
+  it('a compound key with CLUSTERING ORDER BY DESC, a static column, shows in system_schema.columns', async () => {
+    await q(
+      'CREATE TABLE ddl.events (k text, c1 int, c2 timestamp, s text STATIC, v blob, n bigint, ' +
+        'PRIMARY KEY (k, c1, c2)) WITH CLUSTERING ORDER BY (c1 DESC, c2 ASC) AND comment = \'hello\'',
+    );
+    const cols = await rows(
+      "SELECT column_name, kind, position, clustering_order, type FROM system_schema.columns WHERE keyspace_name = 'ddl' AND table_name = 'events'",
+    );
+    const byName = Object.fromEntries(cols.map((r) => [r.column_name, { ...r }]));
+    expect(Object.keys(byName).sort()).toEqual(['c1', 'c2', 'k', 'n', 's', 'v']);
+    expect(byName.k).toMatchObject({ kind: 'partition_key', position: 0, clustering_order: 'none', type: 'text' });
+    expect(byName.c1).toMatchObject({ kind: 'clustering', position: 0, clustering_order: 'desc', type: 'int' });
+    expect(byName.c2).toMatchObject({ kind: 'clustering', position: 1, clustering_order: 'asc', type: 'timestamp' });
+    expect(byName.s).toMatchObject({ kind: 'static', position: -1, clustering_order: 'none', type: 'text' });
+    expect(byName.v).toMatchObject({ kind: 'regular', position: -1, clustering_order: 'none', type: 'blob' });
+    expect(byName.n).toMatchObject({ kind: 'regular', position: -1, type: 'bigint' });
+    const tables = await rows("SELECT * FROM system_schema.tables WHERE keyspace_name = 'ddl' AND table_name = 'events'");
+    expect(tables).toHaveLength(1);
+    expect(tables[0].comment).toBe('hello');
+    expect(tables[0].id).toBeInstanceOf(types.Uuid);
+    expect(tables[0].flags).toEqual(['compound']);
+  });
+
+  it('a composite partition key and collection / frozen column types', async () => {
+    await q(
+      'CREATE TABLE ddl.comp (a int, b text, c uuid, l list<int>, m map<text, frozen<list<int>>>, fs frozen<set<text>>, ' +
+        'PRIMARY KEY ((a, b), c))',
+    );
+    const cols = await rows(
+      "SELECT column_name, kind, position, type FROM system_schema.columns WHERE keyspace_name = 'ddl' AND table_name = 'comp'",
+    );
+    const byName = Object.fromEntries(cols.map((r) => [r.column_name, { ...r }]));
+    expect(byName.a).toMatchObject({ kind: 'partition_key', position: 0, type: 'int' });
+    expect(byName.b).toMatchObject({ kind: 'partition_key', position: 1, type: 'text' });
+    expect(byName.c).toMatchObject({ kind: 'clustering', position: 0, type: 'uuid' });
+    expect(byName.l.type).toBe('list<int>');
+    expect(byName.m.type).toBe('map<text, frozen<list<int>>>');
+    expect(byName.fs.type).toBe('frozen<set<text>>');
+    const table = await client.metadata.getTable('ddl', 'comp');
+    expect(table?.partitionKeys.map((c) => c.name)).toEqual(['a', 'b']);
+    expect(table?.clusteringKeys.map((c) => c.name)).toEqual(['c']);
+  });
+
+  it('CREATE TABLE IF NOT EXISTS, AlreadyExists (0x2400) for an existing table', async () => {
+    await q('CREATE TABLE ddl.dup (k int PRIMARY KEY)');
+    await q('CREATE TABLE IF NOT EXISTS ddl.dup (k int PRIMARY KEY, other text)');
+    const err = await expectError(
+      q('CREATE TABLE ddl.dup (k int PRIMARY KEY)'),
+      CODE.alreadyExists,
+      'Cannot add already existing table "dup" to keyspace "ddl"',
+    );
+    expect(err.keyspace).toBe('ddl');
+    expect(err.table).toBe('dup');
+    // IF NOT EXISTS did not change the existing table
+    const cols = await rows("SELECT column_name FROM system_schema.columns WHERE keyspace_name = 'ddl' AND table_name = 'dup'");
+    expect(cols.map((r) => r.column_name)).toEqual(['k']);
+  });
+
+  it('InvalidRequest (0x2200) for an unknown keyspace or table', async () => {
+    await expectError(q('CREATE TABLE ddl_nope.t (k int PRIMARY KEY)'), CODE.invalid, "Keyspace 'ddl_nope' doesn't exist");
+    await expectError(q('SELECT * FROM ddl.nope'), CODE.invalid, 'nope');
+    await expectError(q('SELECT * FROM ddl_nope.t'), CODE.invalid, 'ddl_nope');
+    await expectError(q('INSERT INTO ddl.nope (k) VALUES (1)'), CODE.invalid);
+    await expectError(q('DROP TABLE ddl.nope'), CODE.invalid, "Table 'ddl.nope' doesn't exist");
+    await expectError(q('ALTER TABLE ddl.nope ADD x int'), CODE.invalid);
+    await expectError(q('SELECT * FROM no_keyspace_table'), CODE.invalid, 'No keyspace has been specified');
+  });
+
+  it('InvalidRequest (0x2200) for bad table definitions and unknown columns', async () => {
+    await expectError(q('CREATE TABLE ddl.bad1 (k int, v int)'), CODE.invalid);
+    await expectError(q('CREATE TABLE ddl.bad2 (k int PRIMARY KEY, k text)'), CODE.invalid);
+    await expectError(q('CREATE TABLE ddl.bad3 (k int PRIMARY KEY, v int) WITH CLUSTERING ORDER BY (v DESC)'), CODE.invalid);
+    await expectError(q('CREATE TABLE ddl.bad4 (k list<int> PRIMARY KEY)'), CODE.invalid);
+    await expectError(q('SELECT nope FROM ddl.dup'), CODE.invalid, 'nope');
+    await expectError(q('INSERT INTO ddl.dup (k, nope) VALUES (1, 2)'), CODE.invalid);
+  });
+
+  it('SyntaxError (0x2000) for garbage', async () => {
+    await expectError(q('SELEC * FROM ddl.dup'), CODE.syntax);
+    await expectError(q('CREATE TABLE ddl.x ('), CODE.syntax);
+    await expectError(q('SELECT * FROM ddl.dup WHERE'), CODE.syntax);
+    await expectError(q('INSERT INTO ddl.dup (k) VALUES'), CODE.syntax);
+    await expectError(q('this is not cql'), CODE.syntax);
+    await expectError(q("SELECT * FROM ddl.dup WHERE k = 'unterminated"), CODE.syntax);
+  });
+
+  it('ALTER TABLE ADD / DROP / WITH, reflected in system_schema', async () => {
+    await q('CREATE TABLE ddl.alt (k int PRIMARY KEY, a text)');
+    await q("INSERT INTO ddl.alt (k, a) VALUES (1, 'x')");
+    await q('ALTER TABLE ddl.alt ADD b int');
+    await q('ALTER TABLE ddl.alt ADD (c set<text>, d double)');
+    expect(await plain('SELECT * FROM ddl.alt')).toEqual([{ k: 1, a: 'x', b: null, c: null, d: null }]);
+    await q("INSERT INTO ddl.alt (k, b, c) VALUES (1, 2, {'p'})");
+    await q('ALTER TABLE ddl.alt DROP a');
+    expect(await plain('SELECT * FROM ddl.alt')).toEqual([{ k: 1, b: 2, c: ['p'], d: null }]);
+    await q("ALTER TABLE ddl.alt WITH comment = 'altered' AND default_time_to_live = 100");
+    const t = await rows("SELECT comment, default_time_to_live FROM system_schema.tables WHERE keyspace_name = 'ddl' AND table_name = 'alt'");
+    expect(t[0].comment).toBe('altered');
+    expect(t[0].default_time_to_live).toBe(100);
+    const cols = await rows("SELECT column_name FROM system_schema.columns WHERE keyspace_name = 'ddl' AND table_name = 'alt'");
+    expect(cols.map((r) => r.column_name).sort()).toEqual(['b', 'c', 'd', 'k']);
+    await expectError(q('ALTER TABLE ddl.alt ADD b text'), CODE.invalid);
+    await expectError(q('ALTER TABLE ddl.alt DROP k'), CODE.invalid);
+    await expectError(q('ALTER TABLE ddl.alt DROP nope'), CODE.invalid);
+  });
+
+  it('a dropped and re-added column does not resurrect old values', async () => {
+    await q('CREATE TABLE ddl.readd (k int PRIMARY KEY, v text)');
+    await q("INSERT INTO ddl.readd (k, v) VALUES (1, 'old')");
+    await q('ALTER TABLE ddl.readd DROP v');
+    await q('ALTER TABLE ddl.readd ADD v text');
+    expect(await plain('SELECT * FROM ddl.readd')).toEqual([{ k: 1, v: null }]);
+  });
+
+  it('DROP TABLE, IF EXISTS', async () => {
+    await q('CREATE TABLE ddl.gone (k int PRIMARY KEY)');
+    await q('INSERT INTO ddl.gone (k) VALUES (1)');
+    await q('DROP TABLE ddl.gone');
+    await q('DROP TABLE IF EXISTS ddl.gone');
+    expect(await rows("SELECT * FROM system_schema.tables WHERE keyspace_name = 'ddl' AND table_name = 'gone'")).toHaveLength(0);
+    await q('CREATE TABLE ddl.gone (k int PRIMARY KEY)');
+    expect(await rows('SELECT * FROM ddl.gone')).toHaveLength(0);
+  });
+
+  it('USE ks makes unqualified names resolve in ks (driver keyspace option and USE statement)', async () => {
+    await q('CREATE TABLE IF NOT EXISTS ddl.used (k int PRIMARY KEY, v text)');
+    await q("INSERT INTO ddl.used (k, v) VALUES (1, 'one')");
+    const scoped = newClient({ keyspace: 'ddl' });
+    await scoped.connect();
+    expect((await scoped.execute('SELECT v FROM used WHERE k = 1')).rows[0].v).toBe('one');
+    expect((await scoped.execute('SELECT v FROM used WHERE k = ?', [1], { prepare: true })).rows[0].v).toBe('one');
+    await scoped.execute("INSERT INTO used (k, v) VALUES (2, 'two')");
+    expect((await q('SELECT v FROM ddl.used WHERE k = 2')).rows[0].v).toBe('two');
+    const other = newClient();
+    await other.connect();
+    await other.execute('USE ddl');
+    expect(other.keyspace).toBe('ddl');
+    expect((await other.execute('SELECT v FROM used WHERE k = 2')).rows[0].v).toBe('two');
+    await expectError(other.execute('USE ddl_no_such_ks'), CODE.invalid, "Keyspace 'ddl_no_such_ks' does not exist");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('writes', () => {
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS dml WITH replication = ${REPLICATION}`);
+    await q('CREATE TABLE dml.kv (k int PRIMARY KEY, a text, b int)');
+    await q('CREATE TABLE dml.ck (k int, c int, v text, s int STATIC, PRIMARY KEY (k, c))');
+  });
+
+  it('INSERT, then UPDATE (upsert) of a new and an existing row', async () => {
+    await q("INSERT INTO dml.kv (k, a, b) VALUES (1, 'x', 10)");
+    await q("UPDATE dml.kv SET a = 'y' WHERE k = 1");
+    await q('UPDATE dml.kv SET b = 20 WHERE k = 2');
+    expect(await plain('SELECT * FROM dml.kv WHERE k IN (1, 2)')).toEqual([
+      { k: 1, a: 'y', b: 10 },
+      { k: 2, a: null, b: 20 },
+    ]);
+  });
+
+  it('USING TIMESTAMP sets writetime() and older writes lose', async () => {
+    await q("INSERT INTO dml.kv (k, a, b) VALUES (10, 'new', 1) USING TIMESTAMP 2000");
+    await q("INSERT INTO dml.kv (k, a, b) VALUES (10, 'old', 2) USING TIMESTAMP 1000");
+    await q('UPDATE dml.kv USING TIMESTAMP 3000 SET b = 3 WHERE k = 10');
+    const [row] = await rows('SELECT a, b, writetime(a) AS wa, writetime(b) AS wb FROM dml.kv WHERE k = 10');
+    expect(row.a).toBe('new');
+    expect(row.b).toBe(3);
+    expect(String(row.wa)).toBe('2000');
+    expect(String(row.wb)).toBe('3000');
+    // a delete older than the data does not remove it; a newer one does
+    await q('DELETE FROM dml.kv USING TIMESTAMP 1500 WHERE k = 10');
+    expect(await rows('SELECT a FROM dml.kv WHERE k = 10')).toHaveLength(1);
+    await q('DELETE a FROM dml.kv USING TIMESTAMP 2500 WHERE k = 10');
+    expect(await plain('SELECT a, b FROM dml.kv WHERE k = 10')).toEqual([{ a: null, b: 3 }]);
+  });
+
+  it('a same-timestamp tie is broken as Cassandra does (the greater value wins)', async () => {
+    await q("INSERT INTO dml.kv (k, a) VALUES (11, 'aaa') USING TIMESTAMP 5000");
+    await q("INSERT INTO dml.kv (k, a) VALUES (11, 'bbb') USING TIMESTAMP 5000");
+    await q("INSERT INTO dml.kv (k, a) VALUES (11, 'abc') USING TIMESTAMP 5000");
+    expect((await rows('SELECT a FROM dml.kv WHERE k = 11'))[0].a).toBe('bbb');
+  });
+
+  it('writetime() of a server-timestamped write is about now, in microseconds', async () => {
+    const before = Date.now() * 1000;
+    await q("INSERT INTO dml.kv (k, a) VALUES (12, 'now')");
+    const after = Date.now() * 1000;
+    const [row] = await rows('SELECT writetime(a) AS w FROM dml.kv WHERE k = 12');
+    const w = Number(String(row.w));
+    expect(w).toBeGreaterThanOrEqual(before - 5_000_000);
+    expect(w).toBeLessThanOrEqual(after + 5_000_000);
+  });
+
+  it('USING TTL sets ttl() and the value expires', async () => {
+    await q("INSERT INTO dml.kv (k, a, b) VALUES (20, 'ttl', 1) USING TTL 1000");
+    const [row] = await rows('SELECT ttl(a) AS ta, ttl(b) AS tb FROM dml.kv WHERE k = 20');
+    expect(row.ta).toBeGreaterThan(990);
+    expect(row.ta).toBeLessThanOrEqual(1000);
+    await q('UPDATE dml.kv USING TTL 500 SET b = 2 WHERE k = 20');
+    const [row2] = await rows('SELECT ttl(a) AS ta, ttl(b) AS tb FROM dml.kv WHERE k = 20');
+    expect(row2.tb).toBeGreaterThan(490);
+    expect(row2.tb).toBeLessThanOrEqual(500);
+    expect(row2.ta).toBeGreaterThan(490);
+    await q("INSERT INTO dml.kv (k, a) VALUES (21, 'short') USING TTL 1");
+    await q('UPDATE dml.kv SET b = 7 WHERE k = 22');
+    await q('UPDATE dml.kv USING TTL 1 SET a = \'short\' WHERE k = 22');
+    expect(await rows('SELECT * FROM dml.kv WHERE k = 21')).toHaveLength(1);
+    await sleep(2100);
+    expect(await rows('SELECT * FROM dml.kv WHERE k = 21')).toHaveLength(0);
+    expect(await plain('SELECT a, b FROM dml.kv WHERE k = 22')).toEqual([{ a: null, b: 7 }]);
+    await expectError(q("INSERT INTO dml.kv (k, a) VALUES (23, 'x') USING TTL -1"), CODE.invalid);
+  });
+
+  it('a table default_time_to_live applies to writes without USING TTL', async () => {
+    await q('CREATE TABLE dml.dttl (k int PRIMARY KEY, v int) WITH default_time_to_live = 300');
+    await q('INSERT INTO dml.dttl (k, v) VALUES (1, 1)');
+    const [row] = await rows('SELECT ttl(v) AS t FROM dml.dttl WHERE k = 1');
+    expect(row.t).toBeGreaterThan(290);
+    expect(row.t).toBeLessThanOrEqual(300);
+  });
+
+  it('null is a tombstone: INSERT of null removes the cell but keeps the row', async () => {
+    await q("INSERT INTO dml.kv (k, a, b) VALUES (30, 'v', 1)");
+    await q('INSERT INTO dml.kv (k, a) VALUES (30, null)');
+    expect(await plain('SELECT * FROM dml.kv WHERE k = 30')).toEqual([{ k: 30, a: null, b: 1 }]);
+    await q('UPDATE dml.kv SET b = null WHERE k = 30');
+    expect(await plain('SELECT * FROM dml.kv WHERE k = 30')).toEqual([{ k: 30, a: null, b: null }]);
+    // prepared null is a tombstone too
+    await q('INSERT INTO dml.kv (k, a, b) VALUES (?, ?, ?)', [31, 'p', 5], { prepare: true });
+    await q('INSERT INTO dml.kv (k, a, b) VALUES (?, ?, ?)', [31, null, 6], { prepare: true });
+    expect(await plain('SELECT * FROM dml.kv WHERE k = 31')).toEqual([{ k: 31, a: null, b: 6 }]);
+  });
+
+  it('DELETE of a column; a row made only by UPDATE disappears when its last column goes', async () => {
+    await q("INSERT INTO dml.kv (k, a, b) VALUES (40, 'a', 1)");
+    await q('DELETE a, b FROM dml.kv WHERE k = 40');
+    expect(await plain('SELECT * FROM dml.kv WHERE k = 40')).toEqual([{ k: 40, a: null, b: null }]);
+    await q("UPDATE dml.kv SET a = 'u' WHERE k = 41");
+    await q('DELETE a FROM dml.kv WHERE k = 41');
+    expect(await rows('SELECT * FROM dml.kv WHERE k = 41')).toHaveLength(0);
+  });
+
+  it('DELETE of a row, of a partition, and of a clustering range', async () => {
+    for (let c = 0; c < 8; c++) await q('INSERT INTO dml.ck (k, c, v) VALUES (?, ?, ?)', [1, c, `v${c}`], { prepare: true });
+    for (let c = 0; c < 3; c++) await q('INSERT INTO dml.ck (k, c, v) VALUES (?, ?, ?)', [2, c, `w${c}`], { prepare: true });
+    await q('UPDATE dml.ck SET s = 9 WHERE k = 1');
+    await q('DELETE FROM dml.ck WHERE k = 1 AND c = 0');
+    expect((await rows('SELECT c FROM dml.ck WHERE k = 1')).map((r) => r.c)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    await q('DELETE FROM dml.ck WHERE k = 1 AND c > 5');
+    expect((await rows('SELECT c FROM dml.ck WHERE k = 1')).map((r) => r.c)).toEqual([1, 2, 3, 4, 5]);
+    await q('DELETE FROM dml.ck WHERE k = 1 AND c >= 2 AND c < 4');
+    expect((await rows('SELECT c FROM dml.ck WHERE k = 1')).map((r) => r.c)).toEqual([1, 4, 5]);
+    // the static column survives row and range deletions
+    expect((await rows('SELECT DISTINCT k, s FROM dml.ck WHERE k = 1'))[0].s).toBe(9);
+    // a write older than the range tombstone stays deleted, a newer one comes back
+    await q("INSERT INTO dml.ck (k, c, v) VALUES (1, 7, 'old') USING TIMESTAMP 1");
+    expect((await rows('SELECT c FROM dml.ck WHERE k = 1')).map((r) => r.c)).toEqual([1, 4, 5]);
+    await q("INSERT INTO dml.ck (k, c, v) VALUES (1, 7, 'new')");
+    expect((await rows('SELECT c FROM dml.ck WHERE k = 1')).map((r) => r.c)).toEqual([1, 4, 5, 7]);
+    await q('DELETE FROM dml.ck WHERE k = 1');
+    expect(await rows('SELECT * FROM dml.ck WHERE k = 1')).toHaveLength(0);
+    expect((await rows('SELECT c FROM dml.ck WHERE k = 2')).map((r) => r.c)).toEqual([0, 1, 2]);
+  });
+
+  it('DELETE of a static column and of a row leaves the other partition data', async () => {
+    await q("INSERT INTO dml.ck (k, c, v, s) VALUES (3, 1, 'a', 5)");
+    await q('DELETE s FROM dml.ck WHERE k = 3');
+    expect(await plain('SELECT k, c, v, s FROM dml.ck WHERE k = 3')).toEqual([{ k: 3, c: 1, v: 'a', s: null }]);
+  });
+
+  it('rejects writes without the full primary key', async () => {
+    await expectError(q("INSERT INTO dml.ck (k, v) VALUES (1, 'x')"), CODE.invalid);
+    await expectError(q("UPDATE dml.ck SET v = 'x' WHERE k = 1"), CODE.invalid);
+    await expectError(q("INSERT INTO dml.kv (a) VALUES ('x')"), CODE.invalid);
+    await expectError(q('DELETE FROM dml.kv WHERE a = 1'), CODE.invalid);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('SELECT', () => {
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS sel WITH replication = ${REPLICATION}`);
+    await q('CREATE TABLE sel.t (k int, c int, v int, name text, PRIMARY KEY (k, c))');
+    await q('CREATE TABLE sel.d (k int, c int, v int, PRIMARY KEY (k, c)) WITH CLUSTERING ORDER BY (c DESC)');
+    const insert = 'INSERT INTO sel.t (k, c, v, name) VALUES (?, ?, ?, ?)';
+    const insertD = 'INSERT INTO sel.d (k, c, v) VALUES (?, ?, ?)';
+    for (let k = 0; k < 5; k++) {
+      for (let c = 0; c < 10; c++) {
+        await q(insert, [k, c, k * 100 + c, `n${k}-${c}`], { prepare: true });
+        await q(insertD, [k, c, k * 100 + c], { prepare: true });
+      }
+    }
+  });
+
+  it('SELECT * returns partition key, clustering, then regular columns in alphabetical order', async () => {
+    const rs = await q('SELECT * FROM sel.t WHERE k = 1 AND c = 2');
+    expect(rs.columns.map((c) => c.name)).toEqual(['k', 'c', 'name', 'v']);
+    expect({ ...rs.rows[0] }).toEqual({ k: 1, c: 2, name: 'n1-2', v: 102 });
+  });
+
+  it('column lists and aliases', async () => {
+    const rs = await q('SELECT v AS value, k, name AS "Label" FROM sel.t WHERE k = 2 AND c = 3');
+    expect(rs.columns.map((c) => c.name)).toEqual(['value', 'k', 'Label']);
+    expect({ ...rs.rows[0] }).toEqual({ value: 203, k: 2, Label: 'n2-3' });
+  });
+
+  it('partition key = and IN', async () => {
+    expect(await rows('SELECT * FROM sel.t WHERE k = 3')).toHaveLength(10);
+    const inRows = await rows('SELECT k, c FROM sel.t WHERE k IN (4, 1) AND c = 0');
+    expect(inRows.map((r) => r.k).sort()).toEqual([1, 4]);
+    expect(await rows('SELECT * FROM sel.t WHERE k = 99')).toHaveLength(0);
+  });
+
+  it('clustering =, IN and slices', async () => {
+    const cs = async (where: string) => (await rows(`SELECT c FROM sel.t WHERE k = 1 AND ${where}`)).map((r) => r.c);
+    expect(await cs('c = 4')).toEqual([4]);
+    expect(await cs('c IN (7, 2, 5)')).toEqual([2, 5, 7]);
+    expect(await cs('c > 6')).toEqual([7, 8, 9]);
+    expect(await cs('c >= 6 AND c < 8')).toEqual([6, 7]);
+    expect(await cs('c <= 1')).toEqual([0, 1]);
+    expect(await cs('c > 3 AND c <= 3')).toEqual([]);
+    expect(await cs('c IN (100)')).toEqual([]);
+  });
+
+  it('ORDER BY DESC / ASC and a DESC clustering order table', async () => {
+    expect((await rows('SELECT c FROM sel.t WHERE k = 1 ORDER BY c DESC')).map((r) => r.c)).toEqual([
+      9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+    ]);
+    expect((await rows('SELECT c FROM sel.t WHERE k = 1 AND c < 3 ORDER BY c DESC')).map((r) => r.c)).toEqual([2, 1, 0]);
+    expect((await rows('SELECT c FROM sel.d WHERE k = 1')).map((r) => r.c)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    expect((await rows('SELECT c FROM sel.d WHERE k = 1 ORDER BY c ASC')).map((r) => r.c)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
+    expect((await rows('SELECT c FROM sel.d WHERE k = 1 AND c >= 7')).map((r) => r.c)).toEqual([9, 8, 7]);
+    await expectError(q('SELECT c FROM sel.t ORDER BY c DESC'), CODE.invalid);
+    await expectError(q('SELECT c FROM sel.t WHERE k = 1 ORDER BY v DESC'), CODE.invalid);
+  });
+
+  it('ORDER BY with IN on the partition key (paging off)', async () => {
+    const r = await rows('SELECT k, c FROM sel.t WHERE k IN (1, 2) AND c < 2 ORDER BY c DESC', [], { autoPage: false, fetchSize: 0 } as cassandra.QueryOptions);
+    expect(r.map((x) => x.c)).toEqual([1, 1, 0, 0]);
+  });
+
+  it('LIMIT and PER PARTITION LIMIT', async () => {
+    expect(await rows('SELECT * FROM sel.t WHERE k = 1 LIMIT 3')).toHaveLength(3);
+    expect(await rows('SELECT * FROM sel.t LIMIT 7')).toHaveLength(7);
+    const ppl = await rows('SELECT k, c FROM sel.t PER PARTITION LIMIT 2');
+    expect(ppl).toHaveLength(10);
+    const perK = new Map<number, number[]>();
+    for (const r of ppl) perK.set(r.k, [...(perK.get(r.k) ?? []), r.c]);
+    for (const cs of perK.values()) expect(cs).toEqual([0, 1]);
+    expect(await rows('SELECT k, c FROM sel.t PER PARTITION LIMIT 2 LIMIT 3')).toHaveLength(3);
+    await expectError(q('SELECT * FROM sel.t LIMIT 0'), CODE.invalid);
+  });
+
+  it('DISTINCT partition keys', async () => {
+    const r = await rows('SELECT DISTINCT k FROM sel.t');
+    expect(r.map((x) => x.k).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(await rows('SELECT DISTINCT k FROM sel.t WHERE k = 2')).toHaveLength(1);
+    await expectError(q('SELECT DISTINCT c FROM sel.t'), CODE.invalid);
+  });
+
+  it('count(*), count(column), min/max', async () => {
+    const all = await rows('SELECT count(*) FROM sel.t');
+    expect(String(all[0].count)).toBe('50');
+    expect(String((await rows('SELECT count(*) AS n FROM sel.t WHERE k = 1 AND c > 4'))[0].n)).toBe('5');
+    expect(String((await rows('SELECT COUNT(1) FROM sel.t WHERE k = 2'))[0].count)).toBe('10');
+    const [mm] = await rows('SELECT min(v) AS lo, max(v) AS hi, count(name) AS n FROM sel.t WHERE k = 3');
+    expect(mm.lo).toBe(300);
+    expect(mm.hi).toBe(309);
+    expect(String(mm.n)).toBe('10');
+    expect(String((await rows('SELECT count(*) FROM sel.t WHERE k = 42'))[0].count)).toBe('0');
+  });
+
+  it('ALLOW FILTERING on regular and clustering columns; the exact error without it', async () => {
+    await expectError(q('SELECT * FROM sel.t WHERE v = 203'), CODE.invalid, FILTERING_MESSAGE);
+    await expectError(q('SELECT * FROM sel.t WHERE k = 2 AND v = 203'), CODE.invalid, FILTERING_MESSAGE);
+    await expectError(q('SELECT * FROM sel.t WHERE c = 3'), CODE.invalid, FILTERING_MESSAGE);
+    expect(await plain('SELECT k, c FROM sel.t WHERE v = 203 ALLOW FILTERING')).toEqual([{ k: 2, c: 3 }]);
+    expect(await plain('SELECT k, c FROM sel.t WHERE k = 2 AND v > 207 ALLOW FILTERING')).toEqual([
+      { k: 2, c: 8 },
+      { k: 2, c: 9 },
+    ]);
+    const byC = await rows('SELECT k FROM sel.t WHERE c = 3 ALLOW FILTERING');
+    expect(byC.map((r) => r.k).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(await rows("SELECT k FROM sel.t WHERE name = 'n4-9' ALLOW FILTERING")).toHaveLength(1);
+    const counted = await rows('SELECT count(*) FROM sel.t WHERE v >= 400 ALLOW FILTERING');
+    expect(String(counted[0].count)).toBe('10');
+  });
+
+  it('rejects restricting only part of a composite key or skipping a clustering column', async () => {
+    await q('CREATE TABLE IF NOT EXISTS sel.pk2 (a int, b int, c int, d int, v int, PRIMARY KEY ((a, b), c, d))');
+    await q('INSERT INTO sel.pk2 (a, b, c, d, v) VALUES (1, 2, 3, 4, 5)');
+    expect(await rows('SELECT v FROM sel.pk2 WHERE a = 1 AND b = 2')).toHaveLength(1);
+    expect(await rows('SELECT v FROM sel.pk2 WHERE a = 1 AND b = 2 AND c = 3 AND d = 4')).toHaveLength(1);
+    await expectError(q('SELECT v FROM sel.pk2 WHERE a = 1'), CODE.invalid);
+    await expectError(q('SELECT v FROM sel.pk2 WHERE a = 1 AND b = 2 AND d = 4'), CODE.invalid);
+    expect(await rows('SELECT v FROM sel.pk2 WHERE a = 1 AND b = 2 AND d = 4 ALLOW FILTERING')).toHaveLength(1);
+    expect(await rows('SELECT v FROM sel.pk2 WHERE a = 1 AND b = 2 AND (c, d) >= (3, 4)')).toHaveLength(1);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('prepared statements and types', () => {
+  const ALL_TYPES =
+    'k int PRIMARY KEY, a ascii, bi bigint, bl blob, bo boolean, da date, de decimal, do double, du duration, ' +
+    'fl float, ine inet, i int, si smallint, te text, ti time, ts timestamp, tu timeuuid, tiny tinyint, u uuid, vi varint, ' +
+    'st set<int>, li list<text>, ma map<text, int>, fst frozen<set<text>>, fli frozen<list<int>>, fma frozen<map<int, text>>, ' +
+    'tup tuple<int, text>, nested map<text, frozen<list<int>>>';
+  const COLUMNS = ['a', 'bi', 'bl', 'bo', 'da', 'de', 'do', 'du', 'fl', 'ine', 'i', 'si', 'te', 'ti', 'ts', 'tu', 'tiny', 'u', 'vi'];
+
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS typ WITH replication = ${REPLICATION}`);
+    await q(`CREATE TABLE typ.all_types (${ALL_TYPES})`);
+  });
+
+  function sample() {
+    return {
+      a: 'ascii only',
+      bi: types.Long.fromString('-9223372036854775808'),
+      bl: Buffer.from([0, 1, 2, 255]),
+      bo: true,
+      da: types.LocalDate.fromString('2024-02-29'),
+      de: types.BigDecimal.fromString('-12345678901234567890.0123456789'),
+      do: -1.2345678901234e300,
+      du: new types.Duration(1, 2, types.Long.fromString('3000000004')),
+      fl: 1.5,
+      ine: types.InetAddress.fromString('2001:db8::1'),
+      i: -2147483648,
+      si: -32768,
+      te: 'unicode ✓ text 日本',
+      ti: types.LocalTime.fromString('13:45:10.123456789'),
+      ts: new Date('2024-01-02T03:04:05.678Z'),
+      tu: types.TimeUuid.fromString('e7e1a200-4b1f-11ee-8000-000000000001'),
+      tiny: -128,
+      u: types.Uuid.fromString('123e4567-e89b-42d3-a456-426614174000'),
+      vi: types.Integer.fromString('123456789012345678901234567890'),
+    };
+  }
+
+  function normalise(value: unknown): unknown {
+    if (value === null || value === undefined) return null;
+    if (Buffer.isBuffer(value)) return `0x${value.toString('hex')}`;
+    if (value instanceof Date) return value.toISOString();
+    if (Array.isArray(value)) return value.map(normalise);
+    if (value instanceof Map) return [...value.entries()].map(([k, v]) => [normalise(k), normalise(v)]);
+    if (typeof value === 'object' && value.constructor === Object) {
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, normalise(v)]));
+    }
+    if (typeof value === 'object') return String(value);
+    return value;
+  }
+
+  it('every native type round-trips through a prepared INSERT and SELECT', async () => {
+    const values = sample();
+    await q(`INSERT INTO typ.all_types (k, ${COLUMNS.join(', ')}) VALUES (1, ${COLUMNS.map(() => '?').join(', ')})`, Object.values(values), {
+      prepare: true,
+    });
+    const [row] = await rows(`SELECT ${COLUMNS.join(', ')} FROM typ.all_types WHERE k = ?`, [1], { prepare: true });
+    for (const col of COLUMNS) {
+      expect(normalise(row[col]), col).toEqual(normalise(values[col as keyof typeof values]));
+    }
+  });
+
+  it('the same values written as CQL literals read back equal', async () => {
+    const literals =
+      "'ascii only', -9223372036854775808, 0x000102ff, true, '2024-02-29', -12345678901234567890.0123456789, " +
+      "-1.2345678901234e300, 1mo2d3s4ns, 1.5, '2001:db8::1', -2147483648, -32768, 'unicode ✓ text 日本', " +
+      "'13:45:10.123456789', '2024-01-02T03:04:05.678Z', e7e1a200-4b1f-11ee-8000-000000000001, -128, " +
+      '123e4567-e89b-42d3-a456-426614174000, 123456789012345678901234567890';
+    await q(`INSERT INTO typ.all_types (k, ${COLUMNS.join(', ')}) VALUES (2, ${literals})`);
+    const [fromLiterals] = await rows(`SELECT ${COLUMNS.join(', ')} FROM typ.all_types WHERE k = 2`);
+    const values = sample();
+    for (const col of COLUMNS) {
+      expect(normalise(fromLiterals[col]), col).toEqual(normalise(values[col as keyof typeof values]));
+    }
+  });
+
+  it('extreme values of the numeric types', async () => {
+    const cols = ['bi', 'i', 'si', 'tiny', 'do', 'fl', 'vi', 'de'];
+    const maxes = [
+      types.Long.fromString('9223372036854775807'),
+      2147483647,
+      32767,
+      127,
+      Number.MAX_VALUE,
+      3.4028234663852886e38,
+      types.Integer.fromString('-1'),
+      types.BigDecimal.fromString('0.000000000000000000001'),
+    ];
+    await q(`INSERT INTO typ.all_types (k, ${cols.join(', ')}) VALUES (3, ${cols.map(() => '?').join(', ')})`, maxes, {
+      prepare: true,
+    });
+    const [row] = await rows(`SELECT ${cols.join(', ')} FROM typ.all_types WHERE k = 3`, [], {});
+    cols.forEach((c, i) => {
+      expect(normalise(row[c]), c).toEqual(normalise(maxes[i]));
+    });
+    await q('INSERT INTO typ.all_types (k, do, fl) VALUES (4, ?, ?)', [Number.NaN, Number.NEGATIVE_INFINITY], {
+      prepare: true,
+    });
+    const [special] = await rows('SELECT do, fl FROM typ.all_types WHERE k = 4');
+    expect(Number.isNaN(special.do)).toBe(true);
+    expect(special.fl).toBe(Number.NEGATIVE_INFINITY);
+  });
+
+  it('collections, frozen collections, tuples and nested frozen values round-trip', async () => {
+    const values = {
+      st: [3, 1, 2],
+      li: ['b', 'a', 'b'],
+      ma: { z: 1, a: 2 },
+      fst: ['y', 'x'],
+      fli: [5, 5, 4],
+      fma: { 2: 'two', 1: 'one' },
+      tup: new types.Tuple(7, 'seven'),
+      nested: { k: [1, 2] },
+    };
+    await q(
+      'INSERT INTO typ.all_types (k, st, li, ma, fst, fli, fma, tup, nested) VALUES (10, ?, ?, ?, ?, ?, ?, ?, ?)',
+      Object.values(values),
+      { prepare: true },
+    );
+    const [row] = await rows('SELECT st, li, ma, fst, fli, fma, tup, nested FROM typ.all_types WHERE k = 10', [], {
+      prepare: true,
+    });
+    expect(row.st).toEqual([1, 2, 3]);
+    expect(row.li).toEqual(['b', 'a', 'b']);
+    expect(row.ma).toEqual({ a: 2, z: 1 });
+    expect(Object.keys(row.ma)).toEqual(['a', 'z']);
+    expect(row.fst).toEqual(['x', 'y']);
+    expect(row.fli).toEqual([5, 5, 4]);
+    expect(row.fma).toEqual({ 1: 'one', 2: 'two' });
+    expect(row.tup.get(0)).toBe(7);
+    expect(row.tup.get(1)).toBe('seven');
+    expect(row.nested).toEqual({ k: [1, 2] });
+  });
+
+  it('collection updates: append, prepend, add, remove, put, element delete, replace', async () => {
+    await q("INSERT INTO typ.all_types (k, st, li, ma) VALUES (11, {1, 2}, ['a'], {'x': 1})");
+    await q("UPDATE typ.all_types SET st = st + {3}, li = li + ['b'], ma = ma + {'y': 2} WHERE k = 11");
+    await q("UPDATE typ.all_types SET li = ['z'] + li, st = st - {1} WHERE k = 11");
+    await q("UPDATE typ.all_types SET ma['w'] = 0 WHERE k = 11");
+    await q("DELETE ma['x'] FROM typ.all_types WHERE k = 11");
+    await q("UPDATE typ.all_types SET li[1] = 'A' WHERE k = 11");
+    let [row] = await rows('SELECT st, li, ma FROM typ.all_types WHERE k = 11');
+    expect(row.st).toEqual([2, 3]);
+    expect(row.li).toEqual(['z', 'A', 'b']);
+    expect(row.ma).toEqual({ w: 0, y: 2 });
+    await q('UPDATE typ.all_types SET st = {9}, ma = {} WHERE k = 11');
+    [row] = await rows('SELECT st, li, ma FROM typ.all_types WHERE k = 11');
+    expect(row.st).toEqual([9]);
+    expect(row.ma).toBeNull();
+    await q('UPDATE typ.all_types SET li = li - ?, st = st + ? WHERE k = ?', [['b'], [10], 11], { prepare: true });
+    [row] = await rows('SELECT st, li FROM typ.all_types WHERE k = 11');
+    expect(row.li).toEqual(['z', 'A']);
+    expect(row.st).toEqual([9, 10]);
+  });
+
+  it('a frozen collection and a timeuuid as clustering keys sort as Cassandra does', async () => {
+    await q('CREATE TABLE typ.fk (k int, f frozen<list<int>>, v int, PRIMARY KEY (k, f))');
+    for (const f of [[2], [1, 5], [1], [], [1, 2, 3]]) {
+      await q('INSERT INTO typ.fk (k, f, v) VALUES (1, ?, 0)', [f], { prepare: true });
+    }
+    expect((await rows('SELECT f FROM typ.fk WHERE k = 1')).map((r) => r.f)).toEqual([[], [1], [1, 2, 3], [1, 5], [2]]);
+    expect((await rows('SELECT f FROM typ.fk WHERE k = 1 AND f = ?', [[1, 5]], { prepare: true })).map((r) => r.f)).toEqual([
+      [1, 5],
+    ]);
+  });
+
+  it('bind markers by name and a prepared statement with the wrong value type', async () => {
+    await q('INSERT INTO typ.all_types (k, te) VALUES (:k, :te)', { k: 20, te: 'named' }, { prepare: true });
+    expect((await rows('SELECT te FROM typ.all_types WHERE k = :key', { key: 20 }, { prepare: true }))[0].te).toBe('named');
+    // a hint of the wrong type makes the driver send 8 bytes for an int: the server must refuse it
+    await expectError(
+      q('INSERT INTO typ.all_types (k, i) VALUES (?, ?)', [21, types.Long.fromNumber(5)], {
+        prepare: false,
+        hints: ['int', 'bigint'],
+      }),
+      CODE.invalid,
+    );
+  });
+
+  it('unset values (protocol v4) leave columns untouched', async () => {
+    await q("INSERT INTO typ.all_types (k, te, i) VALUES (30, 'keep', 1)");
+    await q('INSERT INTO typ.all_types (k, te, i) VALUES (?, ?, ?)', [30, types.unset, 2], { prepare: true });
+    expect(await plain('SELECT te, i FROM typ.all_types WHERE k = 30')).toEqual([{ te: 'keep', i: 2 }]);
+  });
+
+  it('UNPREPARED after the table is dropped and re-created is handled by the driver transparently', async () => {
+    await q('CREATE TABLE typ.reprep (k int PRIMARY KEY, v text)');
+    await q('INSERT INTO typ.reprep (k, v) VALUES (?, ?)', [1, 'a'], { prepare: true });
+    await q('DROP TABLE typ.reprep');
+    await q('CREATE TABLE typ.reprep (k int PRIMARY KEY, v text)');
+    await q('INSERT INTO typ.reprep (k, v) VALUES (?, ?)', [2, 'b'], { prepare: true });
+    expect(await plain('SELECT * FROM typ.reprep')).toEqual([{ k: 2, v: 'b' }]);
+  });
+
+  it('a prepared SELECT * sees a column added after PREPARE', async () => {
+    await q('CREATE TABLE typ.grow (k int PRIMARY KEY, a int)');
+    await q('INSERT INTO typ.grow (k, a) VALUES (1, 1)');
+    expect(Object.keys((await rows('SELECT * FROM typ.grow WHERE k = ?', [1], { prepare: true }))[0])).toEqual(['k', 'a']);
+    await q('ALTER TABLE typ.grow ADD b int');
+    await q('UPDATE typ.grow SET b = 2 WHERE k = 1');
+    const [row] = await rows('SELECT * FROM typ.grow WHERE k = ?', [1], { prepare: true });
+    expect({ ...row }).toEqual({ k: 1, a: 1, b: 2 });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('paging', () => {
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS pag WITH replication = ${REPLICATION}`);
+    await q('CREATE TABLE pag.t (k int, c int, v text, PRIMARY KEY (k, c))');
+    await q('CREATE TABLE pag.r (k int, c int, v text, PRIMARY KEY (k, c)) WITH CLUSTERING ORDER BY (c DESC)');
+    const inserts: Promise<unknown>[] = [];
+    for (let c = 0; c < 25; c++) {
+      inserts.push(q('INSERT INTO pag.t (k, c, v) VALUES (?, ?, ?)', [1, c, `v${c}`], { prepare: true }));
+      inserts.push(q('INSERT INTO pag.r (k, c, v) VALUES (?, ?, ?)', [1, c, `v${c}`], { prepare: true }));
+    }
+    for (let k = 10; k < 17; k++) {
+      for (let c = 0; c < 6; c++) inserts.push(q('INSERT INTO pag.t (k, c, v) VALUES (?, ?, ?)', [k, c, 'x'], { prepare: true }));
+    }
+    await Promise.all(inserts);
+  });
+
+  async function manualPages(query: string, params: unknown[], fetchSize: number, prepare = true) {
+    const pages: { k: number; c: number }[][] = [];
+    let pageState: string | undefined;
+    for (let i = 0; i < 100; i++) {
+      const rs = await q(query, params, { prepare, fetchSize, pageState });
+      pages.push(rs.rows.map((r) => ({ k: r.k, c: r.c })));
+      pageState = rs.pageState ?? undefined;
+      if (!pageState) break;
+    }
+    return pages;
+  }
+
+  it('resumes exactly within one partition (manual pageState)', async () => {
+    const pages = await manualPages('SELECT k, c FROM pag.t WHERE k = ?', [1], 7);
+    expect(pages.map((p) => p.length)).toEqual([7, 7, 7, 4]);
+    expect(pages.flat().map((r) => r.c)).toEqual([...Array(25).keys()]);
+  });
+
+  it('a page size equal to the row count ends with an empty or no extra page', async () => {
+    const pages = await manualPages('SELECT k, c FROM pag.t WHERE k = ?', [1], 25);
+    expect(pages.flat()).toHaveLength(25);
+    expect(pages.length).toBeLessThanOrEqual(2);
+  });
+
+  it('resumes exactly across partitions (full scan, unprepared and prepared)', async () => {
+    const unpaged = (await rows('SELECT k, c FROM pag.t', [], { fetchSize: 10_000 })).map((r) => ({ k: r.k, c: r.c }));
+    expect(unpaged).toHaveLength(25 + 7 * 6);
+    for (const prepare of [false, true]) {
+      const pages = await manualPages('SELECT k, c FROM pag.t', [], 4, prepare);
+      expect(pages.slice(0, -1).every((p) => p.length === 4)).toBe(true);
+      expect(pages.flat()).toEqual(unpaged);
+    }
+  });
+
+  it('resumes exactly in a reversed query (ORDER BY DESC) and on a DESC table', async () => {
+    const pages = await manualPages('SELECT k, c FROM pag.t WHERE k = ? ORDER BY c DESC', [1], 6);
+    expect(pages.flat().map((r) => r.c)).toEqual([...Array(25).keys()].reverse());
+    const pagesR = await manualPages('SELECT k, c FROM pag.r WHERE k = ?', [1], 6);
+    expect(pagesR.flat().map((r) => r.c)).toEqual([...Array(25).keys()].reverse());
+    const pagesRA = await manualPages('SELECT k, c FROM pag.r WHERE k = ? ORDER BY c ASC', [1], 6);
+    expect(pagesRA.flat().map((r) => r.c)).toEqual([...Array(25).keys()]);
+  });
+
+  it('pages a clustering slice and honours LIMIT across pages', async () => {
+    const slice = await manualPages('SELECT k, c FROM pag.t WHERE k = ? AND c >= ? AND c < ?', [1, 5, 20], 4);
+    expect(slice.flat().map((r) => r.c)).toEqual([...Array(15).keys()].map((i) => i + 5));
+    const limited = await manualPages('SELECT k, c FROM pag.t LIMIT 10', [], 3);
+    expect(limited.flat()).toHaveLength(10);
+    const ppl = await manualPages('SELECT k, c FROM pag.t PER PARTITION LIMIT 2', [], 3);
+    expect(ppl.flat()).toHaveLength(16);
+  });
+
+  it('eachRow with autoPage and client.stream see every row once', async () => {
+    const seen: number[] = [];
+    await new Promise<void>((ok, fail) => {
+      client.eachRow(
+        'SELECT c FROM pag.t WHERE k = ?',
+        [1],
+        { prepare: true, fetchSize: 5, autoPage: true },
+        (_n, row) => {
+          seen.push(row.c);
+        },
+        (err) => (err ? fail(err) : ok()),
+      );
+    });
+    expect(seen).toEqual([...Array(25).keys()]);
+    const streamed: number[] = [];
+    for await (const row of client.stream('SELECT c FROM pag.t WHERE k = ?', [1], { prepare: true, fetchSize: 3 })) {
+      streamed.push((row as cassandra.types.Row).c);
+    }
+    expect(streamed).toEqual([...Array(25).keys()]);
+  });
+
+  it('pages with the protocol v3 paging state too', async () => {
+    const v3 = newClient({ protocolOptions: { maxVersion: 3 } });
+    await v3.connect();
+    const got: number[] = [];
+    let pageState: string | undefined;
+    do {
+      const rs = await v3.execute('SELECT c FROM pag.t WHERE k = ?', [1], { prepare: true, fetchSize: 10, pageState });
+      got.push(...rs.rows.map((r) => r.c as number));
+      pageState = rs.pageState ?? undefined;
+    } while (pageState);
+    expect(got).toEqual([...Array(25).keys()]);
+  });
+
+  it('ALLOW FILTERING queries page correctly', async () => {
+    const pages = await manualPages("SELECT k, c FROM pag.t WHERE v = 'x' ALLOW FILTERING", [], 5);
+    expect(pages.flat()).toHaveLength(42);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('token() range queries', () => {
+  let tokens: Map<number, bigint>;
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS tok WITH replication = ${REPLICATION}`);
+    await q('CREATE TABLE tok.t (k int PRIMARY KEY, v int)');
+    tokens = new Map();
+    for (let k = 0; k < 40; k++) {
+      await q('INSERT INTO tok.t (k, v) VALUES (?, ?)', [k, k], { prepare: true });
+      const buf = Buffer.alloc(4);
+      buf.writeInt32BE(k);
+      const token = client.metadata.newToken(buf) as unknown as { getValue(): unknown };
+      tokens.set(k, BigInt(String(token.getValue())));
+    }
+  });
+
+  const byToken = () => [...tokens.entries()].sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)).map((e) => e[0]);
+
+  it('a full scan returns partitions in token order', async () => {
+    expect((await rows('SELECT k FROM tok.t')).map((r) => r.k)).toEqual(byToken());
+  });
+
+  it('token(k) > and <= select the right keys, unprepared and prepared', async () => {
+    const ordered = byToken();
+    const lo = tokens.get(ordered[9])!;
+    const hi = tokens.get(ordered[29])!;
+    const expected = ordered.slice(10, 30);
+    const unprep = await rows(`SELECT k FROM tok.t WHERE token(k) > ${lo} AND token(k) <= ${hi}`);
+    expect(unprep.map((r) => r.k)).toEqual(expected);
+    const prep = await rows('SELECT k FROM tok.t WHERE token(k) > ? AND token(k) <= ?', [lo.toString(), hi.toString()], {
+      prepare: true,
+      hints: ['bigint', 'bigint'],
+    });
+    expect(prep.map((r) => r.k)).toEqual(expected);
+    expect((await rows(`SELECT k FROM tok.t WHERE token(k) >= ${lo}`)).map((r) => r.k)).toEqual(ordered.slice(9));
+    expect((await rows(`SELECT k FROM tok.t WHERE token(k) < ${lo}`)).map((r) => r.k)).toEqual(ordered.slice(0, 9));
+    expect(await rows('SELECT k FROM tok.t WHERE token(k) > -9223372036854775808')).toHaveLength(40);
+  });
+
+  it('a Spark-connector style token scan (token(k) > last LIMIT n) visits every key once', async () => {
+    const seen: number[] = [];
+    let last = '-9223372036854775808';
+    for (let i = 0; i < 50; i++) {
+      const rs = await rows(`SELECT k FROM tok.t WHERE token(k) > ${last} LIMIT 7`);
+      if (rs.length === 0) break;
+      seen.push(...rs.map((r) => r.k as number));
+      last = tokens.get(rs.at(-1)!.k as number)!.toString();
+    }
+    expect(seen).toEqual(byToken());
+  });
+
+  it('token(k) = and token combined with ALLOW FILTERING', async () => {
+    const k = 17;
+    expect((await rows(`SELECT k FROM tok.t WHERE token(k) = ${tokens.get(k)}`)).map((r) => r.k)).toEqual([k]);
+    const filtered = await rows(`SELECT k FROM tok.t WHERE token(k) > ${-(2n ** 63n)} AND v < 5 ALLOW FILTERING`);
+    expect(filtered.map((r) => r.k).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4]);
+  });
+});
