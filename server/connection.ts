@@ -593,12 +593,16 @@ export class Connection implements ConnectionInfo {
 
   private asyncAuthDone(stream: number, step: SaslStep | undefined, err: unknown): void {
     this.inFlight--;
-    if (!this.closed) {
-      if (step !== undefined) this.authStep(stream, step);
-      else this.authFailed(stream, err);
-      this.scheduleFlush();
+    try {
+      if (!this.closed) {
+        if (step !== undefined) this.authStep(stream, step);
+        else this.authFailed(stream, err);
+        this.scheduleFlush();
+      }
+      this.afterAsync();
+    } catch (e) {
+      this.onAsyncFailure(e);
     }
-    this.afterAsync();
   }
 
   private authStep(stream: number, step: SaslStep): void {
@@ -637,12 +641,22 @@ export class Connection implements ConnectionInfo {
 
   private asyncDone(stream: number, result: ResultMessage | undefined, err: unknown): void {
     this.inFlight--;
-    if (!this.closed) {
-      if (result !== undefined) this.writeResult(stream, result);
-      else this.sendError(stream, this.version, err);
-      this.scheduleFlush();
+    try {
+      if (!this.closed) {
+        if (result !== undefined) this.writeResult(stream, result);
+        else this.sendError(stream, this.version, err);
+        this.scheduleFlush();
+      }
+      this.afterAsync();
+    } catch (e) {
+      this.onAsyncFailure(e);
     }
-    this.afterAsync();
+  }
+
+  // A promise callback must never throw: an unhandled rejection would end the process.
+  private onAsyncFailure(e: unknown): void {
+    this.log.error({ err: e }, 'unexpected error while answering a request; closing');
+    this.socket.destroy();
   }
 
   private afterAsync(): void {

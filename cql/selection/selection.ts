@@ -4,6 +4,7 @@
 import { murmur3Token } from '../../storage/murmur3-token.js';
 import { serializePartitionKey } from '../../storage/partition-key.js';
 import { InvalidRequest } from '../errors.js';
+import { numericAggregator } from '../functions/aggregate-functions.js';
 import { castFunction } from '../functions/cast-function.js';
 import { callFunction, functionOverloads } from '../functions/native-functions.js';
 import type { Selectable, Selector } from '../parser/ast.js';
@@ -138,7 +139,10 @@ function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
     case 'function': {
       const name = s.name.toLowerCase();
       if (name === 'token') return compileToken(table, s.args);
-      if ((name === 'count' || name === 'min' || name === 'max') && s.args.length === 1) {
+      if (
+        (name === 'count' || name === 'min' || name === 'max' || name === 'sum' || name === 'avg') &&
+        s.args.length === 1
+      ) {
         return compileAggregate(table, name, s.args[0]!);
       }
       const args = s.args.map((a) => compileSelectable(table, a));
@@ -208,6 +212,24 @@ function compileAggregate(table: TableMetadata, name: string, arg: Selectable): 
     };
   }
   const inner = compileSelectable(table, arg);
+  if (name === 'sum' || name === 'avg') {
+    const op = name;
+    numericAggregator(op, inner.type); // validates the argument type at prepare time
+    return {
+      type: inner.type,
+      columns: inner.columns,
+      aggregate: () => {
+        const acc = numericAggregator(op, inner.type);
+        return {
+          add: (row) => {
+            const v = inner.value!(row);
+            if (v !== null) acc.add(v);
+          },
+          result: () => acc.result(),
+        };
+      },
+    };
+  }
   const max = name === 'max';
   return {
     type: inner.type,

@@ -97,7 +97,45 @@ export class UserTableRead {
     }
 
     this.reversed = this.ordering();
-    if (ast.groupBy.length > 0) throw new InvalidRequest('GROUP BY is not supported yet');
+    this.groupBy = ast.groupBy.map((g, i) => {
+      if (g.kind !== 'column') throw new InvalidRequest('Only column names are supported in GROUP BY');
+      const c = table.columns.find((x) => x.name === g.name);
+      if (!c) throw new InvalidRequest(`Undefined column name ${g.name}`);
+      if (c.kind !== 'partition_key' && c.kind !== 'clustering') {
+        throw new InvalidRequest(
+          `Group by is currently only supported on the columns of the PRIMARY KEY, got ${c.name}`,
+        );
+      }
+      const expected = [...table.partitionKey, ...table.clustering][i];
+      if (expected !== c) {
+        throw new InvalidRequest(
+          'Group by currently only support groups of columns following their declared order in the PRIMARY KEY',
+        );
+      }
+      return table.columns.indexOf(c);
+    });
+  }
+
+  /** Table column indices of the GROUP BY columns (a primary key prefix). */
+  private readonly groupBy: number[];
+
+  /** Output rows of a GROUP BY query: one per run of rows with equal group columns, at most `limit`. */
+  private groups(rows: SelectedRow[], limit: number): (Buffer | null)[][] {
+    const out: (Buffer | null)[][] = [];
+    let start = 0;
+    const same = (a: SelectedRow, b: SelectedRow) =>
+      this.groupBy.every((i) => {
+        const x = a.values[i];
+        const y = b.values[i];
+        return x === y || (x != null && y != null && x.equals(y));
+      });
+    for (let i = 1; i <= rows.length && out.length < limit; i++) {
+      if (i === rows.length || !same(rows[start]!, rows[i]!)) {
+        out.push(this.selection.aggregate(rows.slice(start, i)));
+        start = i;
+      }
+    }
+    return out;
   }
 
   /** Validates ORDER BY; true when rows come out in reverse clustering order. */
@@ -131,10 +169,18 @@ export class UserTableRead {
     const now = options.nowInSeconds ?? nowInSeconds();
     const perPartition = limitValue(this.perPartitionLimit, values, 'per partition limit');
     const filters = this.where.filters.map((p) => bindPredicate(p, values, this.table.columns[p.columnIndex]!.name));
-    const aggregate = this.selection.isAggregate;
+    const grouped = this.groupBy.length > 0;
+    const aggregate = this.selection.isAggregate || grouped;
     const pageSize = aggregate || options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize;
     const state = options.pagingState && !aggregate ? decodePagingState(options.pagingState) : undefined;
-    let remaining = state ? (state.remaining === NO_LIMIT ? Number.POSITIVE_INFINITY : state.remaining) : limit;
+    // Aggregates read every matching row; LIMIT then applies to the output rows.
+    let remaining = aggregate
+      ? Number.POSITIVE_INFINITY
+      : state
+        ? state.remaining === NO_LIMIT
+          ? Number.POSITIVE_INFINITY
+          : state.remaining
+        : limit;
     if (this.distinct) remaining = Math.min(remaining, limit);
     const store = storeOf(ctx, this.table);
 
@@ -280,6 +326,7 @@ export class UserTableRead {
       }
     }
 
+    if (grouped) return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: this.groups(out, limit) };
     if (aggregate) {
       return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: [this.selection.aggregate(out)] };
     }

@@ -182,10 +182,6 @@ void Tx::begin() {
   }
   pmemobj_tx_set_failure_behavior(POBJ_TX_FAILURE_RETURN);
   pool_.touched().clear();
-  static void* ubuf = nullptr; static void* ibuf = nullptr; static void* forPop = nullptr;
-  if (forPop != pool_.pop()) { forPop = pool_.pop(); PMEMoid o; pmemobj_zalloc(pool_.pop(), &o, 4 << 20, 9); ubuf = pmemobj_direct(o); pmemobj_zalloc(pool_.pop(), &o, 1 << 20, 9); ibuf = pmemobj_direct(o); }
-  if (getenv("UBUF")) pmemobj_tx_log_append_buffer(TX_LOG_TYPE_SNAPSHOT, ubuf, 4 << 20);
-  if (getenv("IBUF")) pmemobj_tx_log_append_buffer(TX_LOG_TYPE_INTENT, ibuf, 1 << 20);
 }
 
 void Tx::commit() {

@@ -1,0 +1,128 @@
+// sum() and avg() with Cassandra's result types and Java overflow rules (AggregateFcts): the result
+// has the argument's type, integer sums wrap like Java arithmetic, avg of integers truncates.
+
+import { InvalidRequest } from '../errors.js';
+import type { CqlType } from '../types/cql-type.js';
+import { decimalToBytes, parseDecimal } from '../types/decimal-text.js';
+import { nativeToText } from '../types/value-formatter.js';
+import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
+
+export interface NumericAggregator {
+  add(v: Buffer): void;
+  result(): Buffer;
+}
+
+function intBytes(bits: 8 | 16 | 32 | 64, v: bigint): Buffer {
+  const b = Buffer.allocUnsafe(bits / 8);
+  if (bits === 8) b.writeInt8(Number(BigInt.asIntN(8, v)));
+  else if (bits === 16) b.writeInt16BE(Number(BigInt.asIntN(16, v)));
+  else if (bits === 32) b.writeInt32BE(Number(BigInt.asIntN(32, v)));
+  else b.writeBigInt64BE(BigInt.asIntN(64, v));
+  return b;
+}
+
+function readInt(bits: 8 | 16 | 32 | 64, b: Buffer): bigint {
+  if (bits === 8) return BigInt(b.readInt8(0));
+  if (bits === 16) return BigInt(b.readInt16BE(0));
+  if (bits === 32) return BigInt(b.readInt32BE(0));
+  return b.readBigInt64BE(0);
+}
+
+const BITS: Record<string, 8 | 16 | 32 | 64> = { tinyint: 8, smallint: 16, int: 32, bigint: 64, counter: 64 };
+
+/** Decimal arithmetic through text: exact, and rare enough not to need speed. */
+function decimalText(b: Buffer): string {
+  return nativeToText('decimal', b);
+}
+
+function addDecimalText(a: string, b: string): string {
+  const [ai, af = ''] = a.replace('-', '').split('.');
+  const [bi, bf = ''] = b.replace('-', '').split('.');
+  const scale = Math.max(af.length, bf.length);
+  const av = BigInt((a.startsWith('-') ? '-' : '') + ai + af.padEnd(scale, '0'));
+  const bv = BigInt((b.startsWith('-') ? '-' : '') + bi + bf.padEnd(scale, '0'));
+  return scaledToText(av + bv, scale);
+}
+
+function scaledToText(v: bigint, scale: number): string {
+  const neg = v < 0n;
+  const digits = (neg ? -v : v).toString().padStart(scale + 1, '0');
+  const text = scale > 0 ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
+  return neg ? `-${text}` : text;
+}
+
+function decimalBytes(text: string): Buffer {
+  const d = parseDecimal(text);
+  if (!d) throw new InvalidRequest(`Invalid decimal ${text}`);
+  return decimalToBytes(d);
+}
+
+export function numericAggregator(name: 'sum' | 'avg', t: CqlType): NumericAggregator {
+  if (t.kind !== 'native') throw new InvalidRequest(`Invalid call to ${name}: its argument must be numeric`);
+  const type = t.name;
+  const bits = BITS[type];
+  if (bits) {
+    let sum = 0n;
+    let count = 0n;
+    return {
+      add: (v) => {
+        if (v.length === 0) return;
+        // sum keeps the argument's width (Java wraps on overflow); avg accumulates wide then truncates.
+        sum = name === 'sum' ? BigInt.asIntN(bits, sum + readInt(bits, v)) : sum + readInt(bits, v);
+        count++;
+      },
+      result: () => intBytes(bits, name === 'sum' || count === 0n ? sum : sum / count),
+    };
+  }
+  if (type === 'float' || type === 'double') {
+    let sum = 0;
+    let count = 0;
+    const f32 = type === 'float';
+    return {
+      add: (v) => {
+        if (v.length === 0) return;
+        sum += f32 ? v.readFloatBE(0) : v.readDoubleBE(0);
+        if (f32 && name === 'sum') sum = Math.fround(sum);
+        count++;
+      },
+      result: () => {
+        const r = name === 'sum' ? sum : count === 0 ? 0 : sum / count;
+        const b = Buffer.allocUnsafe(f32 ? 4 : 8);
+        if (f32) b.writeFloatBE(r);
+        else b.writeDoubleBE(r);
+        return b;
+      },
+    };
+  }
+  if (type === 'varint') {
+    let sum = 0n;
+    let count = 0n;
+    return {
+      add: (v) => {
+        if (v.length === 0) return;
+        sum += bigintFromTwosComplement(v);
+        count++;
+      },
+      result: () => bigintToTwosComplement(name === 'sum' || count === 0n ? sum : sum / count),
+    };
+  }
+  if (type === 'decimal') {
+    let sum = '0';
+    let count = 0;
+    return {
+      add: (v) => {
+        if (v.length === 0) return;
+        sum = addDecimalText(sum, decimalText(v));
+        count++;
+      },
+      result: () => {
+        if (name === 'sum' || count === 0) return decimalBytes(sum);
+        // BigDecimal.divide with the dividend's scale would need rounding rules; 18 digits is plenty.
+        const [i, f = ''] = sum.replace('-', '').split('.');
+        const scaled = BigInt((sum.startsWith('-') ? '-' : '') + i + f.padEnd(f.length + 18, '0'));
+        return decimalBytes(scaledToText(scaled / BigInt(count), f.length + 18).replace(/\.?0+$/, '') || '0');
+      },
+    };
+  }
+  throw new InvalidRequest(`Invalid call to ${name}: ${type} is not a numeric type`);
+}
