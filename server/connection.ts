@@ -24,7 +24,12 @@ import {
 } from './frame-codec.js';
 import { lz4CompressBody, lz4DecompressBody } from './lz4-compression.js';
 import { isRequestOpcode, Opcode, opcodeName } from './opcode.js';
-import { isSupportedVersion, refusalVersion, unsupportedVersionMessage } from './protocol-version.js';
+import {
+  isSupportedVersion,
+  PROTOCOL_VERSION_DESCRIPTIONS,
+  refusalVersion,
+  unsupportedVersionMessage,
+} from './protocol-version.js';
 import {
   decodeAuthResponse,
   decodeBatch,
@@ -71,7 +76,7 @@ type StageValue = (typeof Stage)[keyof typeof Stage];
 export const SUPPORTED_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map([
   ['CQL_VERSION', ['3.4.7']],
   ['COMPRESSION', ['lz4', 'snappy']],
-  ['PROTOCOL_VERSIONS', ['3/v3', '4/v4', '5/v5']],
+  ['PROTOCOL_VERSIONS', PROTOCOL_VERSION_DESCRIPTIONS],
 ]);
 
 /** Grace period for a peer to read our last bytes before the socket is destroyed. */
@@ -201,12 +206,11 @@ export class Connection implements ConnectionInfo {
     if (this.closing) return;
     try {
       this.receive(chunk);
+      this.flush();
     } catch (e) {
       this.log.error({ err: e }, 'unexpected error while reading from the client; closing');
       this.socket.destroy();
-      return;
     }
-    this.flush();
   };
 
   private readonly onDrain = (): void => {

@@ -6,8 +6,6 @@
 export const NO_DELETION_TIME = 0x7fffffff;
 /** ttl of a non-expiring cell / liveness info. */
 export const NO_TTL = 0;
-/** Timestamp of "no deletion" (Cassandra's DeletionTime.LIVE markedForDeleteAt = Long.MIN_VALUE). */
-export const NO_TIMESTAMP = Number.MIN_SAFE_INTEGER;
 
 /**
  * A deletion: everything with timestamp <= `ts` is shadowed. `ldt` (local deletion time, seconds) is when

@@ -39,15 +39,6 @@ export function mergeLiveness(existing: LivenessInfo | undefined, update: Livene
   return livenessSupersedes(existing, update) ? existing : update;
 }
 
-/** A live (not tombstone, not expired) cell; deletions are checked separately. */
-export function cellIsLive(c: Cell, nowInSeconds: number): boolean {
-  return c.value !== null && (c.ttl === NO_TTL || nowInSeconds < c.ldt);
-}
-
-export function livenessIsLive(l: LivenessInfo, nowInSeconds: number): boolean {
-  return l.ttl === NO_TTL || nowInSeconds < l.expiry;
-}
-
 /** DeletionTime.deletes: data with timestamp <= markedForDeleteAt is shadowed. */
 export function deletes(d: DeletionTime | undefined, ts: number): boolean {
   return d !== undefined && ts <= d.ts;
@@ -229,22 +220,6 @@ export function purgeRow(row: StoredRow, shadow: DeletionTime | undefined, ctx: 
   }
   if (!liveness && !rowDeletion && columns.length === 0) return undefined;
   return { clusteringValues: row.clusteringValues, liveness, deletion: rowDeletion, columns };
-}
-
-/** The newest timestamp of anything in the row (used to tell whether a deletion wipes it entirely). */
-export function rowMaxTimestamp(row: StoredRow): number {
-  let ts = Number.MIN_SAFE_INTEGER;
-  if (row.liveness && row.liveness.ts > ts) ts = row.liveness.ts;
-  if (row.deletion && row.deletion.ts > ts) ts = row.deletion.ts;
-  for (const col of row.columns) {
-    if (!col.complex) {
-      if (col.cell.ts > ts) ts = col.cell.ts;
-      continue;
-    }
-    if (col.deletion && col.deletion.ts > ts) ts = col.deletion.ts;
-    for (const c of col.cells) if (c.ts > ts) ts = c.ts;
-  }
-  return ts;
 }
 
 /** The oldest timestamp of anything in the row (a deletion at or above it changes the row). */

@@ -62,10 +62,6 @@ export interface PartitionHeader {
 
 export const EMPTY_HEADER: PartitionHeader = { deletion: undefined, rangeTombstones: [] };
 
-export function isEmptyRow(row: StoredRow): boolean {
-  return !row.liveness && !row.deletion && row.columns.length === 0;
-}
-
 export function isEmptyHeader(h: PartitionHeader): boolean {
   return !h.deletion && h.rangeTombstones.length === 0;
 }

@@ -107,6 +107,9 @@ export class StorageEngine {
         stage: (ctx) => {
           const existing = this.table(id, options.gcGraceSeconds);
           if (existing) {
+            if (existing.clustered !== options.clustered) {
+              throw new Error(`table ${id.toString('hex')} exists with clustered = ${existing.clustered}`);
+            }
             store = existing;
             return;
           }

@@ -240,7 +240,7 @@ export class TableReader {
         const n = res.keys.length;
         for (let i = 0; i < n && rows.length < max; i++) {
           const clustering = res.keys[i]!.subarray(1);
-          const shadow = partitionShadow;
+          const shadow = simpleShadow ? partitionShadow : shadowTsOf(shadowFor(header, clustering));
           const row = proj.project(res.values[i]!, 0, clustering, shadow, now);
           if (row) rows.push(row);
         }

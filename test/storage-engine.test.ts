@@ -360,7 +360,8 @@ type Op =
       meta: boolean;
       withStatic: boolean;
     }
-  | { k: 'scan'; pageSize: number; perPartitionLimit?: number; range?: [number, number] };
+  | { k: 'scan'; pageSize: number; perPartitionLimit?: number; range?: [number, number]; slice?: [MBound, MBound] }
+  | { k: 'pagedRead'; pk: number; reversed: boolean; pageSize: number; withStatic: boolean };
 
 const arbPk = fc.integer({ min: 0, max: 3 });
 const arbCk = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }));
@@ -442,9 +443,17 @@ function arbOp(clustered: boolean): fc.Arbitrary<Op> {
         pageSize: fc.integer({ min: 1, max: 7 }),
         perPartitionLimit: fc.integer({ min: 1, max: 3 }),
         range: fc.tuple(arbPk, arbPk),
+        slice: fc.tuple(arbBound, arbBound),
       },
       { requiredKeys: ['k', 'pageSize'] },
     ),
+    fc.record({
+      k: fc.constant('pagedRead' as const),
+      pk: arbPk,
+      reversed: fc.boolean(),
+      pageSize: fc.integer({ min: 1, max: 4 }),
+      withStatic: fc.boolean(),
+    }),
   ];
   return fc.oneof({ arbitrary: fc.oneof(...writes), weight: 4 }, { arbitrary: fc.oneof(...others), weight: 1 });
 }
@@ -595,8 +604,35 @@ describe.skipIf(!hasAddon)('storage engine on a real pool', () => {
           break;
         }
         case 'scan':
-          checkScan(table, model, now, op, clustered);
+          checkScan(table, model, now, clustered ? op : { ...op, slice: undefined }, clustered);
           break;
+        case 'pagedRead': {
+          // The executor pages inside a partition with an exclusive bound at the last clustering returned.
+          const withStatic = op.withStatic && clustered;
+          const want = model.partitionRead(op.pk, { reversed: op.reversed, withStatic }, now);
+          let got: PlainPartition | undefined;
+          let last: Buffer | undefined;
+          for (let page = 0; page < 100; page++) {
+            const from = last && { prefix: last, inclusive: false };
+            const p = table.readPartition(pkBytes(op.pk), tokenOf(op.pk), {
+              columns: ALL_COLUMNS,
+              nowInSeconds: now,
+              start: op.reversed ? undefined : from,
+              end: op.reversed ? from : undefined,
+              reversed: op.reversed,
+              limit: op.pageSize,
+              includeStatic: withStatic,
+            });
+            const plain = plainPartition(p, false);
+            if (!plain) break;
+            if (got) got.rows.push(...plain.rows);
+            else got = plain;
+            if (p!.rows.length < op.pageSize || !clustered) break;
+            last = p!.rows[p!.rows.length - 1]!.clustering;
+          }
+          expect(got).toEqual(want);
+          break;
+        }
       }
     }
     await settle();
@@ -624,7 +660,8 @@ describe.skipIf(!hasAddon)('storage engine on a real pool', () => {
     const per = op.perPartitionLimit;
     const want: PlainPartition[] = [];
     for (const pk of model.partitionKeys().filter(inRange).sort(comparePartitionOrder)) {
-      const p = model.partitionRead(pk, { withStatic: clustered, limit: per }, now);
+      const [start, end] = op.slice ?? [undefined, undefined];
+      const p = model.partitionRead(pk, { withStatic: clustered, limit: per, start, end }, now);
       if (p) want.push(p);
     }
     const got: PlainPartition[] = [];
@@ -636,6 +673,8 @@ describe.skipIf(!hasAddon)('storage engine on a real pool', () => {
         includeStatic: clustered,
         limit: op.pageSize,
         perPartitionLimit: per,
+        start: bound(op.slice?.[0]),
+        end: bound(op.slice?.[1]),
         startToken: startToken === undefined ? undefined : { token: startToken, inclusive: false },
         endToken: endToken === undefined ? undefined : { token: endToken, inclusive: true },
         after,

@@ -26,13 +26,12 @@ export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspac
     case 'select':
       return SelectStatement.prepare(ast, catalog, keyspace);
     case 'insert':
+    case 'insertJson':
     case 'update':
     case 'delete':
       return ModificationStatement.prepare(ast, catalog, keyspace);
     case 'batch':
       return new BatchStatement(ast, catalog, keyspace);
-    case 'insertJson':
-      throw new InvalidRequest('INSERT JSON is not supported yet');
     case 'use':
       return new UseStatement(ast);
     case 'createKeyspace':

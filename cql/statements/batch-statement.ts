@@ -78,10 +78,7 @@ export class BatchStatement implements CqlStatement {
   ) {
     const specs = new BindSpecs(ast.bindMarkers.length);
     if (ast.attrs.ttl) throw new InvalidRequest('Global TTL on the BATCH statement is not supported.');
-    this.statements = ast.statements.map((s) => {
-      if (s.kind === 'insertJson') throw new InvalidRequest('INSERT JSON is not supported yet');
-      return ModificationStatement.prepare(s, catalog, keyspace, specs);
-    });
+    this.statements = ast.statements.map((s) => ModificationStatement.prepare(s, catalog, keyspace, specs));
     this.timestamp = ast.attrs.timestamp
       ? prepareTerm(
           ast.attrs.timestamp,

@@ -10,11 +10,13 @@ import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
 import { bytesToElements, listElementPath, udtFieldPath } from '../execution/complex-value.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import { JsonFieldTerm, JsonObjectSource } from '../execution/json-terms.js';
 import { nextWriteTimestamp, nowInSeconds } from '../execution/write-clock.js';
 import type {
   Attributes,
   DeleteStatement as DeleteAst,
   InsertStatement as InsertAst,
+  InsertJsonStatement as InsertJsonAst,
   Operation,
   UpdateStatement as UpdateAst,
 } from '../parser/ast.js';
@@ -87,7 +89,7 @@ export class ModificationStatement implements CqlStatement {
   constructor(
     readonly kind: 'insert' | 'update' | 'delete',
     readonly table: TableMetadata,
-    ast: InsertAst | UpdateAst | DeleteAst,
+    ast: InsertAst | InsertJsonAst | UpdateAst | DeleteAst,
     /** Inside a BATCH string, markers are numbered across the whole batch: the batch owns the specs. */
     batchSpecs?: BindSpecs,
   ) {
@@ -101,7 +103,18 @@ export class ModificationStatement implements CqlStatement {
     if (kind === 'delete' && ast.attrs.ttl) throw new InvalidRequest('TTL attribute is not allowed for deletes');
     const pkMarkers: (number | undefined)[] = table.partitionKey.map(() => undefined);
 
-    if (ast.kind === 'insert') {
+    if (ast.kind === 'insertJson') {
+      if (ast.ifNotExists) throw new InvalidRequest('Conditional updates (IF NOT EXISTS) are not supported yet');
+      const jsonTerm = prepareTerm(ast.json, { ...base, name: '[json]', type: native('text') }, specs);
+      const source = new JsonObjectSource(table, (values) => jsonTerm.value(values));
+      for (const col of table.columns) {
+        const term = new JsonFieldTerm(source, col.name, col.type, ast.defaultUnset);
+        if (col.kind === 'partition_key') this.pkTerms[col.position] = term;
+        else if (col.kind === 'clustering') this.ckTerms[col.position] = term;
+        else this.ops.push({ column: col, kind: 'set', term, key: undefined, field: -1 });
+      }
+      this.where = undefined;
+    } else if (ast.kind === 'insert') {
       if (ast.ifNotExists) throw new InvalidRequest('Conditional updates (IF NOT EXISTS) are not supported yet');
       if (ast.columns.length !== ast.values.length) throw new InvalidRequest('Unmatched column names/values');
       const seen = new Set<string>();
@@ -181,13 +194,13 @@ export class ModificationStatement implements CqlStatement {
   }
 
   static prepare(
-    ast: InsertAst | UpdateAst | DeleteAst,
+    ast: InsertAst | InsertJsonAst | UpdateAst | DeleteAst,
     catalog: SchemaCatalog,
     keyspace: string | undefined,
     batchSpecs?: BindSpecs,
   ): ModificationStatement {
     const table = lookupTable(catalog, ast.table, keyspace);
-    return new ModificationStatement(ast.kind, table, ast, batchSpecs);
+    return new ModificationStatement(ast.kind === 'insertJson' ? 'insert' : ast.kind, table, ast, batchSpecs);
   }
 
   private attr(attrs: Attributes, which: 'timestamp' | 'ttl', specs: BindSpecs): BoundTerm | undefined {

@@ -12,7 +12,9 @@ import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { SelectedRow } from '../selection/selected-row.js';
 import { Selection } from '../selection/selection.js';
+import { native } from '../types/cql-type.js';
 import { encodeJsValue } from '../types/js-value-encoder.js';
+import { toJsonValue } from '../types/json-codec.js';
 import { lookupTable } from './table-resolution.js';
 import { UserTableRead } from './user-table-read.js';
 
@@ -40,19 +42,35 @@ export class SelectStatement implements CqlStatement {
     }
     this.limit = prepareLimit(ast.limit, '[limit]', table.keyspace, table.name, specs);
     this.bindSpecs = specs.complete();
-    this.resultColumns = selection.specs;
+    this.resultColumns = ast.json
+      ? [{ keyspace: table.keyspace, table: table.name, name: '[json]', type: native('text') }]
+      : selection.specs;
   }
 
   static prepare(ast: SelectAst, catalog: SchemaCatalog, keyspace: string | undefined): SelectStatement {
     const table = lookupTable(catalog, ast.table, keyspace);
-    if (ast.json) throw new InvalidRequest('SELECT JSON is not supported yet');
     return new SelectStatement(ast, table, new Selection(table, ast.selectors));
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): ResultMessage {
     const limit = limitValue(this.limit, options.values, 'limit');
-    if (this.userRead) return this.userRead.execute(ctx, options, limit);
-    return this.executeVirtual(ctx, options, limit);
+    const result = this.userRead
+      ? this.userRead.execute(ctx, options, limit)
+      : this.executeVirtual(ctx, options, limit);
+    return this.ast.json && result.kind === 'rows' ? this.asJson(result) : result;
+  }
+
+  /** SELECT JSON: each row becomes one `[json]` text column holding an object of the selected columns. */
+  private asJson(result: ResultMessage & { kind: 'rows' }): ResultMessage {
+    const specs = this.selection.specs;
+    const keys = specs.map((c) =>
+      JSON.stringify(/^[a-z_][a-z0-9_]*$/.test(c.name) ? c.name : `"${c.name.replaceAll('"', '""')}"`),
+    );
+    const rows = result.rows.map((row) => {
+      const fields = row.map((v, i) => `${keys[i]}: ${v === null ? 'null' : toJsonValue(specs[i]!.type, v)}`);
+      return [Buffer.from(`{${fields.join(', ')}}`, 'utf8')];
+    });
+    return { kind: 'rows', metadata: { ...result.metadata, columns: this.resultColumns as ColumnSpec[] }, rows };
   }
 
   private executeVirtual(ctx: ExecutionContext, options: QueryOptions, limit: number): ResultMessage {
