@@ -201,7 +201,7 @@ export class CqlQueryHandler implements QueryHandler {
     if (result.kind !== 'rows') return result;
     if (clientMetadataId && !clientMetadataId.equals(entry.metadataId)) {
       result.metadata.newMetadataId = entry.metadataId;
-    } else if (options.skipMetadata) {
+    } else if (options.skipMetadata && !entry.statement.variableResultMetadata) {
       result.metadata.noMetadata = true;
     }
     return result;

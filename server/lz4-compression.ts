@@ -71,7 +71,7 @@ function writeSequence(
   matchLen: number,
 ): number {
   const m = matchLen - MIN_MATCH;
-  dst[d++] = ((litLen >= 15 ? 15 : litLen) << 4) | (m >= 15 ? 15 : m);
+  dst[d++] = (Math.min(litLen, 15) << 4) | Math.min(m, 15);
   if (litLen >= 15) d = writeLength(dst, d, litLen - 15);
   src.copy(dst, d, litStart, litStart + litLen);
   d += litLen;
@@ -82,7 +82,7 @@ function writeSequence(
 }
 
 function writeLastLiterals(src: Buffer, dst: Buffer, d: number, start: number, len: number): number {
-  dst[d++] = (len >= 15 ? 15 : len) << 4;
+  dst[d++] = Math.min(len, 15) << 4;
   if (len >= 15) d = writeLength(dst, d, len - 15);
   src.copy(dst, d, start, start + len);
   return d + len;

@@ -33,7 +33,14 @@ interface RawInfo {
 interface RawPool {
   handle(): RawHandle;
   setScratch(scratch: Buffer): void;
-  scan(map: number, start: Buffer | null, end: Buffer | null, flags: number, limit: number): Buffer;
+  scan(
+    map: number,
+    start: Buffer | null,
+    end: Buffer | null,
+    flags: number,
+    limit: number,
+    offset: number,
+  ): number | Buffer;
   apply(batch: Buffer, length: number, ops: number): number[];
   info(): RawInfo;
   close(): void;
@@ -211,14 +218,18 @@ class Pool implements NativePool {
     if (r < 0) return undefined;
     if (this.blockUsed + r > VALUE_BLOCK_BYTES) {
       // It did not fit (so was not copied): start a new block and read again.
-      this.block = Buffer.allocUnsafeSlow(VALUE_BLOCK_BYTES);
-      this.blockUsed = 0;
-      this.raw.setScratch(this.block);
+      this.newBlock();
       r = this.addon.get(this.handle, map, key, 0) as number;
     }
     const at = this.blockUsed;
     this.blockUsed = (at + r + 7) & ~7;
     return this.block.subarray(at, at + r);
+  }
+
+  private newBlock(): void {
+    this.block = Buffer.allocUnsafeSlow(VALUE_BLOCK_BYTES);
+    this.blockUsed = 0;
+    this.raw.setScratch(this.block);
   }
 
   getChild(map: MapHandle, key: Buffer): MapHandle {
@@ -228,25 +239,42 @@ class Pool implements NativePool {
   scan(map: MapHandle, options: ScanOptions = {}): ScanResult {
     const flags =
       (options.startInclusive === false ? 0 : 1) | (options.endInclusive === false ? 0 : 2) | (options.reverse ? 4 : 0);
-    const block = this.raw.scan(map, options.start ?? null, options.end ?? null, flags, options.limit ?? -1);
+    const at = this.blockUsed;
+    const r = this.raw.scan(map, options.start ?? null, options.end ?? null, flags, options.limit ?? -1, at);
+    let ab: ArrayBufferLike;
+    let base: number;
+    let length: number;
+    if (typeof r === 'number') {
+      // Packed into the value block at `at`; keys and values become views of it.
+      ab = this.block.buffer;
+      base = this.block.byteOffset + at;
+      length = r;
+      this.blockUsed = (at + r + 7) & ~7;
+    } else {
+      ab = r.buffer;
+      base = r.byteOffset;
+      length = r.length;
+      // The block was too full for this result; start a fresh one for the next read.
+      if (r.length <= VALUE_BLOCK_BYTES / 4) this.newBlock();
+    }
     const keys: Buffer[] = [];
     const values: (Buffer | undefined)[] = [];
     const children: MapHandle[] = [];
+    const dv = new DataView(ab, base, length);
     let o = 0;
-    while (o < block.length) {
-      const klen = block.readUInt32LE(o);
-      const vlen = block.readUInt32LE(o + 4);
-      const child = block.readDoubleLE(o + 8);
+    while (o < length) {
+      const klen = dv.getUint32(o, true);
+      const vlen = dv.getUint32(o + 4, true);
+      children.push(dv.getFloat64(o + 8, true));
       o += 16;
-      keys.push(block.subarray(o, o + klen));
+      keys.push(Buffer.from(ab, base + o, klen));
       o += klen;
       if (vlen === 0xffffffff) {
         values.push(undefined);
       } else {
-        values.push(block.subarray(o, o + vlen));
+        values.push(Buffer.from(ab, base + o, vlen));
         o += vlen;
       }
-      children.push(child);
     }
     return { keys, values, children };
   }

@@ -188,6 +188,7 @@ function purgeCell(c: Cell, shadow: DeletionTime | undefined, ctx: PurgeContext)
  * Returns undefined when nothing is left.
  */
 export function purgeRow(row: StoredRow, shadow: DeletionTime | undefined, ctx: PurgeContext): StoredRow | undefined {
+  if (!shadow && !row.deletion && nothingToPurge(row, ctx)) return row;
   // Shadow with every deletion first; only then decide which deletion records are still worth keeping.
   const effective = maxDeletion(shadow, row.deletion);
   let rowDeletion = row.deletion;
@@ -220,6 +221,22 @@ export function purgeRow(row: StoredRow, shadow: DeletionTime | undefined, ctx: 
   }
   if (!liveness && !rowDeletion && columns.length === 0) return undefined;
   return { clusteringValues: row.clusteringValues, liveness, deletion: rowDeletion, columns };
+}
+
+/** The common case of a write (no deletions, no tombstones, nothing expired): no allocation at all. */
+function nothingToPurge(row: StoredRow, ctx: PurgeContext): boolean {
+  const l = row.liveness;
+  if (l && l.ttl !== NO_TTL && ctx.nowInSeconds >= l.expiry) return false;
+  for (const col of row.columns) {
+    if (!col.complex) {
+      const c = col.cell;
+      if (c.ldt !== NO_DELETION_TIME) return false;
+      continue;
+    }
+    if (col.deletion) return false;
+    for (const c of col.cells) if (c.ldt !== NO_DELETION_TIME) return false;
+  }
+  return true;
 }
 
 /** The oldest timestamp of anything in the row (a deletion at or above it changes the row). */

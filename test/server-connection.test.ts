@@ -10,12 +10,15 @@ import { native } from '../cql/types/cql-type.js';
 import type { Authenticator, SaslStep } from '../server/authenticator.js';
 import { NativeServer, type NativeServerOptions } from '../server/native-server.js';
 import {
+  crc24 as clientCrc24,
   frameBytes,
   Op,
   parseError,
   parseRows,
+  payloadCrc,
   queryBody,
   Reader,
+  segmentBytes,
   startupBody,
   stringList,
   WireClient,
@@ -298,6 +301,47 @@ describe('NativeServer', () => {
     expect(await b.waitClosed(2000)).toBe(true);
     expect((await a.request(4, 5, Op.OPTIONS)).opcode).toBe(Op.SUPPORTED);
     a.close();
+  });
+
+  it('survives mutated frames and segments (including lz4 garbage behind valid CRCs)', async () => {
+    const s = await start(new ScriptedHandler());
+    let x = 2024;
+    const rnd = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 2 ** 32;
+    };
+    for (let i = 0; i < 150; i++) {
+      const mode = i % 3;
+      const c = await WireClient.connect('127.0.0.1', s.address().port);
+      await c.request(mode === 0 ? 4 : 5, 0, Op.STARTUP, startupBody(mode === 2 ? { COMPRESSION: 'lz4' } : {}));
+      const envelope = frameBytes(mode === 0 ? 4 : 5, 1, Op.QUERY, queryBody(mode === 0 ? 4 : 5, `q ${i}`));
+      let bytes: Buffer;
+      if (mode === 0) {
+        bytes = Buffer.from(envelope);
+        bytes[Math.floor(rnd() * bytes.length)] = Math.floor(rnd() * 256);
+      } else if (mode === 1) {
+        const mutated = Buffer.from(envelope);
+        mutated[Math.floor(rnd() * mutated.length)] = Math.floor(rnd() * 256);
+        bytes = segmentBytes(mutated, rnd() < 0.8);
+      } else {
+        // A well-formed lz4 segment header and CRCs around a random "compressed" payload.
+        const payload = Buffer.from(Array.from({ length: 1 + Math.floor(rnd() * 40) }, () => Math.floor(rnd() * 256)));
+        const header = Buffer.alloc(8);
+        header.writeUIntLE(payload.length + (1 + Math.floor(rnd() * 200)) * 2 ** 17 + 2 ** 34, 0, 5);
+        header.writeUIntLE(clientCrc24(header.subarray(0, 5)), 5, 3);
+        const trailer = Buffer.alloc(4);
+        trailer.writeUInt32LE(payloadCrc(payload), 0);
+        bytes = Buffer.concat([header, payload, trailer]);
+      }
+      c.write(bytes);
+      await c.next(50).catch(() => undefined);
+      c.close();
+    }
+    const c = await session(s);
+    expect(echo(await c.request(4, 1, Op.QUERY, queryBody(4, 'alive')))).toBe('alive');
+    c.close();
   });
 
   it('closes gracefully: in-flight requests are answered first', async () => {

@@ -697,14 +697,18 @@ describe.skipIf(!hasAddon)('storage engine on a real pool', () => {
 
   it('clustered tables match the reference model', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(arbOp(true), { minLength: 1, maxLength: 80 }), (ops) => runScenario(true, ops)),
+      fc.asyncProperty(fc.array(arbOp(true), { minLength: 1, maxLength: 80, size: 'max' }), (ops) =>
+        runScenario(true, ops),
+      ),
       { numRuns: 300 },
     );
   });
 
   it('tables without clustering columns match the reference model', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(arbOp(false), { minLength: 1, maxLength: 60 }), (ops) => runScenario(false, ops)),
+      fc.asyncProperty(fc.array(arbOp(false), { minLength: 1, maxLength: 60, size: 'max' }), (ops) =>
+        runScenario(false, ops),
+      ),
       { numRuns: 100 },
     );
   });
@@ -719,7 +723,7 @@ describe.skipIf(!hasAddon)('storage engine on a real pool', () => {
         fc
           .boolean()
           .chain((clustered) =>
-            fc.tuple(fc.constant(clustered), fc.array(arbOp(clustered), { minLength: 1, maxLength: 60 })),
+            fc.tuple(fc.constant(clustered), fc.array(arbOp(clustered), { minLength: 1, maxLength: 60, size: 'max' })),
           ),
         fc.integer({ min: 0, max: 3 }),
         async ([clustered, ops], gcGraceSeconds) => {

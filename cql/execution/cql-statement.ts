@@ -28,6 +28,8 @@ export interface CqlStatement {
   readonly resultColumns: readonly ColumnSpec[];
   /** Statements that change the schema are not cached across schema versions. */
   readonly isSchemaChange: boolean;
+  /** Results whose columns differ per execution (LWT `[applied]` rows): metadata is always sent. */
+  readonly variableResultMetadata?: boolean;
   /** The table read or written (consistency checks), when there is one. */
   readonly table?: TableMetadata | undefined;
   execute(ctx: ExecutionContext, state: ClientState, options: QueryOptions): ResultMessage | Promise<ResultMessage>;

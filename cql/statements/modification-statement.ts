@@ -4,7 +4,8 @@
 import { murmur3Token } from '../../storage/murmur3-token.js';
 import type { Cell, ComplexDeletion, PartitionUpdate, RangeTombstone, RowUpdate } from '../../storage/mutation.js';
 import { NO_DELETION_TIME, NO_TTL, rowLiveness } from '../../storage/mutation.js';
-import { serializePartitionKey } from '../../storage/partition-key.js';
+import { deserializePartitionKey, serializePartitionKey } from '../../storage/partition-key.js';
+import { Projection } from '../../storage/row-projection.js';
 import type { TableStore } from '../../storage/table-store.js';
 import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
@@ -35,6 +36,7 @@ import { type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
 import { encodeClusteringKey, encodeKeyComponent } from '../types/byte-comparable.js';
 import { type CqlType, isMultiCell, native } from '../types/cql-type.js';
 import { readCollectionElements } from '../types/serialized-layout.js';
+import { Conditions } from './conditions.js';
 import { lookupTable } from './table-resolution.js';
 
 const MAX_TTL = 630_720_000;
@@ -85,6 +87,9 @@ export class ModificationStatement implements CqlStatement {
   /** UPDATE / DELETE: the WHERE clause. */
   private readonly where: KeyRestrictions | undefined;
   private readonly touchesStatic: boolean;
+  /** IF NOT EXISTS / IF EXISTS / IF conditions (lightweight transactions). */
+  readonly conditions: Conditions | undefined;
+  readonly variableResultMetadata = true;
 
   constructor(
     readonly kind: 'insert' | 'update' | 'delete',
@@ -104,7 +109,7 @@ export class ModificationStatement implements CqlStatement {
     const pkMarkers: (number | undefined)[] = table.partitionKey.map(() => undefined);
 
     if (ast.kind === 'insertJson') {
-      if (ast.ifNotExists) throw new InvalidRequest('Conditional updates (IF NOT EXISTS) are not supported yet');
+      this.conditions = ast.ifNotExists ? new Conditions(table, 'ifNotExists', [], specs) : undefined;
       const jsonTerm = prepareTerm(ast.json, { ...base, name: '[json]', type: native('text') }, specs);
       const source = new JsonObjectSource(table, (values) => jsonTerm.value(values));
       for (const col of table.columns) {
@@ -115,7 +120,7 @@ export class ModificationStatement implements CqlStatement {
       }
       this.where = undefined;
     } else if (ast.kind === 'insert') {
-      if (ast.ifNotExists) throw new InvalidRequest('Conditional updates (IF NOT EXISTS) are not supported yet');
+      this.conditions = ast.ifNotExists ? new Conditions(table, 'ifNotExists', [], specs) : undefined;
       if (ast.columns.length !== ast.values.length) throw new InvalidRequest('Unmatched column names/values');
       const seen = new Set<string>();
       ast.columns.forEach((name, i) => {
@@ -139,8 +144,11 @@ export class ModificationStatement implements CqlStatement {
       }
       this.where = undefined;
     } else {
-      if (ast.ifExists || ast.conditions.length > 0)
-        throw new InvalidRequest('Conditional updates (IF) are not supported yet');
+      this.conditions = ast.ifExists
+        ? new Conditions(table, 'ifExists', [], specs)
+        : ast.conditions.length > 0
+          ? new Conditions(table, 'conditions', ast.conditions, specs)
+          : undefined;
       const onlyStatic =
         ast.kind === 'update' &&
         ast.operations.length > 0 &&
@@ -190,6 +198,8 @@ export class ModificationStatement implements CqlStatement {
     if (ast.kind === 'insert')
       this.partitionKeyIndices = pkMarkers.every((m) => m !== undefined) ? (pkMarkers as number[]) : [];
     this.touchesStatic = this.ops.some((o) => o.column.kind === 'static');
+    if (this.conditions && ast.attrs.timestamp)
+      throw new InvalidRequest('Cannot provide custom timestamp for conditional updates');
     this.bindSpecs = batchSpecs ? [] : specs.complete();
   }
 
@@ -504,10 +514,87 @@ export class ModificationStatement implements CqlStatement {
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
+    if (this.conditions) return this.executeConditional(ctx, options, this.conditions);
     const { updates, now } = this.updates(options.values, options);
     const store = storeOf(ctx, this.table);
     return new Promise((resolve, reject) => {
       store.applyMutationsCallback(updates, now, (err) => (err ? reject(err) : resolve({ kind: 'void' })));
+    });
+  }
+
+  /**
+   * A lightweight transaction. Linearizable on one node without Paxos: everything submitted before is
+   * committed first (flush), then the row is read and the write submitted in the same synchronous step,
+   * so no other write can come between the read and the write.
+   */
+  private executeConditional(
+    ctx: ExecutionContext,
+    options: QueryOptions,
+    conditions: Conditions,
+  ): Promise<ResultMessage> {
+    const values = options.values;
+    const { updates, now } = this.updates(values, options);
+    if (updates.length !== 1)
+      throw new InvalidRequest('IN on the partition key is not supported with conditional updates');
+    const u = updates[0]!;
+    const rows = u.rows ?? [];
+    if (rows.length > 1)
+      throw new InvalidRequest('IN on the clustering key columns is not supported with conditional updates');
+    if ((u.rangeTombstones?.length ?? 0) > 0) {
+      throw new InvalidRequest(
+        'DELETE statements must restrict all PRIMARY KEY columns with equality relations in order to use IF conditions',
+      );
+    }
+    const cks = this.table.clustering;
+    const prefix = this.where?.clusteringPrefixes(values)[0];
+    const clustering =
+      rows[0]?.clustering ??
+      (prefix && prefix.length > 0
+        ? encodeClusteringKey(
+            cks.map((c) => c.type),
+            cks.map((c) => c.clusteringOrder === 'desc'),
+            prefix,
+          )
+        : EMPTY);
+    const store = storeOf(ctx, this.table);
+    ctx.storage.commit.flush();
+    const wanted = this.table.columns.filter((c) => c.kind === 'regular' || c.kind === 'static');
+    const bound = clustering.length > 0 ? { prefix: clustering, inclusive: true } : undefined;
+    const pr = store.readPartition(u.key, u.token, {
+      columns: new Projection(wanted.map((c) => c.id)),
+      nowInSeconds: now,
+      start: bound,
+      end: bound,
+      limit: 1,
+      includeStatic: wanted.some((c) => c.kind === 'static'),
+    });
+    const row = pr?.rows[0];
+    const exists = row !== undefined;
+    const current = (c: ColumnMetadata) => Conditions.current(c, row, pr?.staticRow, wanted.indexOf(c));
+    const applied = conditions.applies(values, exists, current);
+    const { columns, row: out } = conditions.result(applied, exists, () => {
+      const shown = conditions.kind === 'ifNotExists' ? this.table.columns : conditions.columns;
+      const pk = deserializePartitionKey(u.key, this.table.partitionKey.length);
+      return {
+        specs: shown.map((c) => ({
+          keyspace: this.table.keyspace,
+          table: this.table.name,
+          name: c.name,
+          type: c.type,
+        })),
+        values: shown.map((c) =>
+          c.kind === 'partition_key'
+            ? pk[c.position]!
+            : c.kind === 'clustering'
+              ? (row?.clusteringValues[c.position] ?? null)
+              : current(c),
+        ),
+      };
+    });
+    const result: ResultMessage = { kind: 'rows', metadata: { columns }, rows: [out] };
+    if (!applied) return Promise.resolve(result);
+    return new Promise((resolve, reject) => {
+      store.applyMutationsCallback(updates, now, (err) => (err ? reject(err) : resolve(result)));
     });
   }
 }

@@ -147,7 +147,9 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
     });
   }
 
-  // scan(map, start: Buffer|null, end: Buffer|null, flags, limit) -> Buffer of packed entries
+  // scan(map, start: Buffer|null, end: Buffer|null, flags, limit, off): the packed entries
+  // (see map-cursor.h), copied into the scratch buffer at `off` when they fit there (then the
+  // byte length is returned), else as a Buffer of their own.
   // flags: 1 start inclusive, 2 end inclusive, 4 reverse; limit < 0 means none.
   Napi::Value Scan(const Napi::CallbackInfo& info) {
     napi_env env = info.Env();
@@ -173,9 +175,16 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       s.reverse = flags & 4;
       double limit = info[4].As<Napi::Number>().DoubleValue();
       if (limit >= 0) s.limit = static_cast<uint64_t>(limit);
+      uint32_t off;
+      if (napi_get_value_uint32(env, info[5], &off) != napi_ok) off = UINT32_MAX;
       scanOut_.clear();
       scanMap(p, map, s, scanOut_);
-      Napi::Buffer<uint8_t> out = Napi::Buffer<uint8_t>::Copy(env, scanOut_.data(), scanOut_.size());
+      size_t n = scanOut_.size();
+      if (off <= scratchLen_ && n <= scratchLen_ - off) {
+        if (n) memcpy(scratch_ + off, scanOut_.data(), n);
+        return Napi::Number::New(env, static_cast<double>(n));
+      }
+      Napi::Buffer<uint8_t> out = Napi::Buffer<uint8_t>::Copy(env, scanOut_.data(), n);
       // Don't keep a huge scan's memory around for the next one.
       if (scanOut_.capacity() > (1u << 22)) std::vector<uint8_t>().swap(scanOut_);
       return out;

@@ -21,6 +21,12 @@ const Entry* MapCursor::entry() const {
   return pool_.at<Entry>(tree::slotAt(l, idx_[height_ - 1]).ent);
 }
 
+void MapCursor::prefetchAhead(int ahead) const {
+  const Leaf* l = pool_.at<Leaf>(node_[height_ - 1]);
+  int i = idx_[height_ - 1] + ahead;
+  if (i >= 0 && i < l->h.n) __builtin_prefetch(pool_.at<char>(tree::slotAt(l, i).ent));
+}
+
 void MapCursor::descendLeftmost(int from) {
   for (int l = from; l < height_; l++) {
     node_[l] = innerAt(pool_, node_[l - 1])->child[idx_[l - 1]];
@@ -133,7 +139,11 @@ uint64_t scanMap(const Pool& pool, uint64_t map, const ScanSpec& s, std::vector<
     } else {
       c.first();
     }
+    if (c.valid())
+      for (int k = 1; k < 4; k++) c.prefetchAhead(k);
     for (; c.valid(); c.next()) {
+      // Entry blobs are scattered in the heap: start fetching a few ahead of the one copied.
+      c.prefetchAhead(4);
       const Entry* e = c.entry();
       if (s.hasEnd) {
         int cmp = tree::compareKeys(e->key(), e->klen, s.end, s.endLen);
@@ -150,7 +160,10 @@ uint64_t scanMap(const Pool& pool, uint64_t map, const ScanSpec& s, std::vector<
     } else {
       c.last();
     }
+    if (c.valid())
+      for (int k = 1; k < 4; k++) c.prefetchAhead(-k);
     for (; c.valid(); c.prev()) {
+      c.prefetchAhead(-4);
       const Entry* e = c.entry();
       if (s.hasStart) {
         int cmp = tree::compareKeys(e->key(), e->klen, s.start, s.startLen);

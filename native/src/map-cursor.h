@@ -24,6 +24,8 @@ class MapCursor {
   bool prev();
   bool valid() const { return valid_; }
   const Entry* entry() const;
+  /** Starts loading the blob `ahead` entries further on in the current leaf, if any. */
+  void prefetchAhead(int ahead) const;
 
  private:
   void descendLeftmost(int from);

@@ -56,7 +56,9 @@ export async function runPython<T = Record<string, unknown>>(
         const lines = stdout.split('\n').filter((l) => l.trim().startsWith('{'));
         const last = lines.at(-1);
         if (last === undefined) {
-          fail(new PythonScriptError(`${script} printed no JSON (${err?.message ?? 'exit 0'})\n${stderr}`, stdout, stderr));
+          fail(
+            new PythonScriptError(`${script} printed no JSON (${err?.message ?? 'exit 0'})\n${stderr}`, stdout, stderr),
+          );
           return;
         }
         try {
