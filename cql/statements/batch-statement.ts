@@ -5,6 +5,7 @@ import type { PartitionUpdate } from '../../storage/mutation.js';
 import type { TableMutation } from '../../storage/storage-engine.js';
 import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
+import { clearPendingCounters } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { nextWriteTimestamp } from '../execution/write-clock.js';
 import type { BatchStatement as BatchAst } from '../parser/ast.js';
@@ -48,7 +49,12 @@ export function executeBatch(
         `Cannot include a counter statement in a ${type === 'LOGGED' ? 'logged' : 'unlogged'} batch`,
       );
     }
-    const { updates, now } = statement.updates(values, { ...options, values }, ts);
+    const { updates, now } = statement.updates(
+      values,
+      { ...options, values },
+      statement.isCounter ? undefined : ts,
+      ctx,
+    );
     const key = statement.table.id;
     const entry = byTable.get(key);
     if (entry) entry.updates.push(...updates);
@@ -59,7 +65,18 @@ export function executeBatch(
     updates: e.updates,
     nowInSeconds: e.now,
   }));
-  return ctx.storage.apply(mutations).then(() => ({ kind: 'void' }) as const);
+  const done = ctx.storage.apply(mutations);
+  if (type !== 'COUNTER') return done.then(() => ({ kind: 'void' }) as const);
+  return done.then(
+    () => {
+      clearPendingCounters();
+      return { kind: 'void' } as const;
+    },
+    (e: unknown) => {
+      clearPendingCounters();
+      throw e;
+    },
+  );
 }
 
 /** `BEGIN [UNLOGGED|COUNTER] BATCH [USING TIMESTAMP t] ... APPLY BATCH` sent as one query string. */

@@ -10,6 +10,7 @@ import type { TableStore } from '../../storage/table-store.js';
 import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
 import { bytesToElements, listElementPath, udtFieldPath } from '../execution/complex-value.js';
+import { clearPendingCounters, currentCounter, setPendingCounter } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { JsonFieldTerm, JsonObjectSource } from '../execution/json-terms.js';
 import { nextWriteTimestamp, nowInSeconds } from '../execution/write-clock.js';
@@ -45,7 +46,18 @@ const EMPTY = Buffer.alloc(0);
 /** What a write does to one column. */
 interface ColumnOp {
   column: ColumnMetadata;
-  kind: 'set' | 'add' | 'prepend' | 'subtract' | 'setElement' | 'setField' | 'delete' | 'deleteElement' | 'deleteField';
+  kind:
+    | 'set'
+    | 'add'
+    | 'prepend'
+    | 'subtract'
+    | 'setElement'
+    | 'setField'
+    | 'delete'
+    | 'deleteElement'
+    | 'deleteField'
+    | 'counterAdd'
+    | 'counterSubtract';
   term: BoundTerm | undefined;
   key: BoundTerm | undefined;
   field: number;
@@ -100,7 +112,13 @@ export class ModificationStatement implements CqlStatement {
   ) {
     if (table.isVirtual)
       throw new InvalidRequest(`Modification is not supported by table ${table.keyspace}.${table.name}`);
-    if (table.isCounter) throw new InvalidRequest('Counter tables are not supported yet');
+    if (table.isCounter) {
+      if (ast.kind === 'insert' || ast.kind === 'insertJson') {
+        throw new InvalidRequest('INSERT statements are not allowed on counter tables, use UPDATE instead');
+      }
+      if (ast.attrs.ttl) throw new InvalidRequest('Cannot set a TTL on counter updates');
+      if (ast.attrs.timestamp) throw new InvalidRequest('Cannot provide custom timestamp for counter updates');
+    }
     const specs = batchSpecs ?? new BindSpecs(ast.bindMarkers.length);
     const base = { keyspace: table.keyspace, table: table.name };
     this.timestamp = this.attr(ast.attrs, 'timestamp', specs);
@@ -236,6 +254,21 @@ export class ModificationStatement implements CqlStatement {
       throw new InvalidRequest(`PRIMARY KEY part ${col.name} found in SET part`);
     const base = { keyspace: t.keyspace, table: t.name };
     const type = col.type;
+    if (type.kind === 'native' && type.name === 'counter') {
+      if (op.kind !== 'add' && op.kind !== 'subtract') {
+        throw new InvalidRequest(
+          `Cannot set the value of counter column ${col.name} (counters can only be incremented/decremented, not set)`,
+        );
+      }
+      const term = prepareTerm(op.value, { ...base, name: col.name, type: native('bigint') }, specs);
+      return {
+        column: col,
+        kind: op.kind === 'add' ? 'counterAdd' : 'counterSubtract',
+        term,
+        key: undefined,
+        field: -1,
+      };
+    }
     switch (op.kind) {
       case 'set':
         return {
@@ -329,6 +362,7 @@ export class ModificationStatement implements CqlStatement {
     values: readonly BoundValue[],
     options: QueryOptions,
     batchTs?: number,
+    ctx?: ExecutionContext,
   ): { updates: PartitionUpdate[]; now: number } {
     const w = this.writeContext(values, options, batchTs);
     const keys = this.where ? this.where.partitionKeys(values) : [this.insertPartitionKey(values)];
@@ -388,7 +422,7 @@ export class ModificationStatement implements CqlStatement {
         });
       }
     }
-    const updates = keys.map((key) => ({
+    const updates: PartitionUpdate[] = keys.map((key) => ({
       key,
       token: murmur3Token(key),
       deletion: partitionDeletion,
@@ -396,7 +430,53 @@ export class ModificationStatement implements CqlStatement {
       rows,
       rangeTombstones,
     }));
+    if (this.table.isCounter && this.ops.some((o) => o.kind === 'counterAdd' || o.kind === 'counterSubtract')) {
+      if (!ctx) throw new InvalidRequest('counter updates need storage access');
+      return { updates: updates.map((u) => this.withCounterCells(ctx, u, values, w)), now: w.now };
+    }
     return { updates, now: w.now };
+  }
+
+  /** Counter increments become cells holding the new totals (current total + delta, Java long arithmetic). */
+  private withCounterCells(
+    ctx: ExecutionContext,
+    u: PartitionUpdate,
+    values: readonly BoundValue[],
+    w: WriteContext,
+  ): PartitionUpdate {
+    const store = storeOf(ctx, this.table);
+    const addCells = (row: RowUpdate | undefined, isStatic: boolean): RowUpdate | undefined => {
+      if (!row) return row;
+      const cells = [...(row.cells ?? [])];
+      for (const op of this.ops) {
+        if ((op.kind !== 'counterAdd' && op.kind !== 'counterSubtract') || (op.column.kind === 'static') !== isStatic)
+          continue;
+        const d = op.term!.value(values);
+        if (d === UNSET) continue;
+        if (d === null) throw new InvalidRequest(`Invalid null value for counter increment/decrement`);
+        const delta = d.readBigInt64BE(0);
+        const current = currentCounter(
+          store,
+          u.key,
+          u.token ?? murmur3Token(u.key),
+          row.clustering,
+          op.column.id,
+          w.now,
+        );
+        const total = BigInt.asIntN(64, op.kind === 'counterAdd' ? current + delta : current - delta);
+        setPendingCounter(store, u.key, row.clustering, op.column.id, total);
+        const b = Buffer.allocUnsafe(8);
+        b.writeBigInt64BE(total);
+        cells.push(cellFor(op.column.id, b, w));
+      }
+      // A counter row exists through its counter cells only (UPDATE sets no row liveness).
+      return { ...row, cells };
+    };
+    return {
+      ...u,
+      staticRow: addCells(u.staticRow, true),
+      rows: u.rows?.map((r) => addCells(r, false)!),
+    };
   }
 
   private keyValue(t: BoundTerm, values: readonly BoundValue[], col: ColumnMetadata): Buffer {
@@ -505,6 +585,10 @@ export class ModificationStatement implements CqlStatement {
       case 'deleteField':
         cells.push(tombstone(id, w, udtFieldPath(op.field)));
         return;
+      case 'counterAdd':
+      case 'counterSubtract':
+        // Totals depend on the row's current value: see counterCells.
+        return;
     }
   }
 
@@ -515,10 +599,15 @@ export class ModificationStatement implements CqlStatement {
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
     if (this.conditions) return this.executeConditional(ctx, options, this.conditions);
-    const { updates, now } = this.updates(options.values, options);
+    const { updates, now } = this.updates(options.values, options, undefined, ctx);
     const store = storeOf(ctx, this.table);
+    const counters = this.table.isCounter;
     return new Promise((resolve, reject) => {
-      store.applyMutationsCallback(updates, now, (err) => (err ? reject(err) : resolve({ kind: 'void' })));
+      store.applyMutationsCallback(updates, now, (err) => {
+        if (counters) clearPendingCounters();
+        if (err) reject(err);
+        else resolve({ kind: 'void' });
+      });
     });
   }
 
