@@ -12,7 +12,14 @@ import { keyspaceCql } from './keyspace-cql.js';
 import { tableCql } from './table-cql.js';
 import { userTypeCql } from './user-type-cql.js';
 
-export type SchemaElementType = 'keyspace' | 'type' | 'function' | 'aggregate' | 'table' | 'index' | 'materialized_view';
+export type SchemaElementType =
+  | 'keyspace'
+  | 'type'
+  | 'function'
+  | 'aggregate'
+  | 'table'
+  | 'index'
+  | 'materialized_view';
 
 export interface SchemaElement {
   readonly type: SchemaElementType;

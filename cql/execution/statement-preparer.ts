@@ -1,5 +1,6 @@
 // Raw AST -> executable statement, against the current schema and the connection's keyspace.
 
+import { DescribeStatement } from '../describe/describe-statement.js';
 import { InvalidRequest } from '../errors.js';
 import type { Statement } from '../parser/ast.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
@@ -54,6 +55,8 @@ export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspac
       return new DropTypeStatement(ast);
     case 'truncate':
       return new TruncateStatement(ast);
+    case 'describe':
+      return new DescribeStatement(ast, keyspace);
     default:
       throw new InvalidRequest(`${ast.kind} statements are not supported yet`);
   }

@@ -5,7 +5,7 @@ import { murmur3Token } from '../../storage/murmur3-token.js';
 import type { Cell, ComplexDeletion, PartitionUpdate, RangeTombstone, RowUpdate } from '../../storage/mutation.js';
 import { NO_DELETION_TIME, NO_TTL, rowLiveness } from '../../storage/mutation.js';
 import { deserializePartitionKey, serializePartitionKey } from '../../storage/partition-key.js';
-import { Projection } from '../../storage/row-projection.js';
+import { type ComplexValue, Projection } from '../../storage/row-projection.js';
 import type { TableStore } from '../../storage/table-store.js';
 import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
@@ -37,10 +37,20 @@ import { type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
 import { encodeClusteringKey, encodeKeyComponent } from '../types/byte-comparable.js';
 import { type CqlType, isMultiCell, native } from '../types/cql-type.js';
 import { readCollectionElements } from '../types/serialized-layout.js';
+import { compareValues } from '../types/value-comparator.js';
 import { Conditions } from './conditions.js';
 import { lookupTable } from './table-resolution.js';
 
 const MAX_TTL = 630_720_000;
+
+/** Operations that need the row's current value. */
+const READ_BEFORE_WRITE: ReadonlySet<string> = new Set([
+  'counterAdd',
+  'counterSubtract',
+  'listSetIndex',
+  'listRemove',
+  'listDeleteIndex',
+]);
 const EMPTY = Buffer.alloc(0);
 
 /** What a write does to one column. */
@@ -57,7 +67,10 @@ interface ColumnOp {
     | 'deleteElement'
     | 'deleteField'
     | 'counterAdd'
-    | 'counterSubtract';
+    | 'counterSubtract'
+    | 'listSetIndex'
+    | 'listRemove'
+    | 'listDeleteIndex';
   term: BoundTerm | undefined;
   key: BoundTerm | undefined;
   field: number;
@@ -190,7 +203,10 @@ export class ModificationStatement implements CqlStatement {
             throw new InvalidRequest(`Invalid identifier ${col.name} for deletion (should not be a PRIMARY KEY part)`);
           if (d.kind === 'column')
             this.ops.push({ column: col, kind: 'delete', term: undefined, key: undefined, field: -1 });
-          else if (d.kind === 'element') {
+          else if (d.kind === 'element' && col.type.kind === 'list' && !col.type.frozen) {
+            const key = prepareTerm(d.key, { ...base, name: `idx(${col.name})`, type: native('int') }, specs);
+            this.ops.push({ column: col, kind: 'listDeleteIndex', term: undefined, key, field: -1 });
+          } else if (d.kind === 'element') {
             if (col.type.kind !== 'map' && col.type.kind !== 'set')
               throw new InvalidRequest(`Invalid deletion operation for column ${col.name} of type ${col.type.kind}`);
             const keyType = col.type.kind === 'map' ? col.type.key : col.type.element;
@@ -289,8 +305,15 @@ export class ModificationStatement implements CqlStatement {
         }
         if (op.kind === 'prepend' && type.kind !== 'list')
           throw new InvalidRequest(`Invalid operation (${col.name} = ? + ${col.name}) for non list column ${col.name}`);
-        if (op.kind === 'subtract' && type.kind === 'list')
-          throw new InvalidRequest('List element removal is not supported yet');
+        if (op.kind === 'subtract' && type.kind === 'list') {
+          return {
+            column: col,
+            kind: 'listRemove',
+            term: prepareTerm(op.value, { ...base, name: col.name, type }, specs),
+            key: undefined,
+            field: -1,
+          };
+        }
         // Subtracting from a map takes a set of keys.
         const valueType: CqlType =
           op.kind === 'subtract' && type.kind === 'map' ? { kind: 'set', element: type.key, frozen: false } : type;
@@ -303,8 +326,16 @@ export class ModificationStatement implements CqlStatement {
         };
       }
       case 'setElement': {
+        if (type.kind === 'list' && !type.frozen) {
+          return {
+            column: col,
+            kind: 'listSetIndex',
+            key: prepareTerm(op.key, { ...base, name: `idx(${col.name})`, type: native('int') }, specs),
+            term: prepareTerm(op.value, { ...base, name: `value(${col.name})`, type: type.element }, specs),
+            field: -1,
+          };
+        }
         if (type.kind !== 'map' || type.frozen) {
-          if (type.kind === 'list') throw new InvalidRequest('Setting list elements by index is not supported yet');
           throw new InvalidRequest(`Invalid operation (${col.name}[?] = ?) for non collection column ${col.name}`);
         }
         return {
@@ -430,15 +461,67 @@ export class ModificationStatement implements CqlStatement {
       rows,
       rangeTombstones,
     }));
-    if (this.table.isCounter && this.ops.some((o) => o.kind === 'counterAdd' || o.kind === 'counterSubtract')) {
-      if (!ctx) throw new InvalidRequest('counter updates need storage access');
-      return { updates: updates.map((u) => this.withCounterCells(ctx, u, values, w)), now: w.now };
+    if (this.ops.some((o) => READ_BEFORE_WRITE.has(o.kind))) {
+      if (!ctx) throw new InvalidRequest('this update needs storage access');
+      return { updates: updates.map((u) => this.withReadBeforeWrite(ctx, u, values, w)), now: w.now };
     }
     return { updates, now: w.now };
   }
 
-  /** Counter increments become cells holding the new totals (current total + delta, Java long arithmetic). */
-  private withCounterCells(
+  /** Cells for `l[i] = v`, `DELETE l[i]` and `l = l - [..]` against the list as stored now. */
+  private listCells(
+    store: TableStore,
+    u: PartitionUpdate,
+    clustering: Buffer,
+    op: ColumnOp,
+    values: readonly BoundValue[],
+    w: WriteContext,
+    cells: Cell[],
+  ): void {
+    const col = op.column;
+    const bound = clustering.length > 0 ? { prefix: clustering, inclusive: true } : undefined;
+    const pr = store.readPartition(u.key, u.token ?? murmur3Token(u.key), {
+      columns: new Projection([col.id]),
+      nowInSeconds: w.now,
+      start: bound,
+      end: bound,
+      limit: 1,
+      includeStatic: col.kind === 'static',
+    });
+    const current = ((col.kind === 'static' ? pr?.staticRow : pr?.rows[0])?.values[0] ?? null) as ComplexValue | null;
+    const paths = current?.paths ?? [];
+    if (op.kind === 'listRemove') {
+      const v = op.term!.value(values);
+      if (v === UNSET || v === null) return;
+      const remove = readCollectionElements(v);
+      const element = (col.type as { element: CqlType }).element;
+      paths.forEach((p, i) => {
+        if (remove.some((r) => compareValues(element, r, current!.values[i]!) === 0))
+          cells.push(tombstone(col.id, w, p));
+      });
+      return;
+    }
+    const idx = op.key!.value(values);
+    if (idx === UNSET) return;
+    if (idx === null) throw new InvalidRequest(`Invalid null value for list index`);
+    const i = idx.readInt32BE(0);
+    if (i < 0 || i >= paths.length)
+      throw new InvalidRequest(`List index ${i} out of bound, list has size ${paths.length}`);
+    if (op.kind === 'listDeleteIndex') {
+      cells.push(tombstone(col.id, w, paths[i]!));
+      return;
+    }
+    const v = op.term!.value(values);
+    if (v === UNSET) return;
+    cells.push(v === null ? tombstone(col.id, w, paths[i]!) : cellFor(col.id, v, w, paths[i]!));
+  }
+
+  /**
+   * Operations that depend on the current row: counter increments become cells holding the new totals
+   * (current total + delta, Java long arithmetic); list index updates and element removals find the
+   * cell paths of the current list (Cassandra also reads before writing for these).
+   */
+  private withReadBeforeWrite(
     ctx: ExecutionContext,
     u: PartitionUpdate,
     values: readonly BoundValue[],
@@ -449,8 +532,11 @@ export class ModificationStatement implements CqlStatement {
       if (!row) return row;
       const cells = [...(row.cells ?? [])];
       for (const op of this.ops) {
-        if ((op.kind !== 'counterAdd' && op.kind !== 'counterSubtract') || (op.column.kind === 'static') !== isStatic)
+        if (!READ_BEFORE_WRITE.has(op.kind) || (op.column.kind === 'static') !== isStatic) continue;
+        if (op.kind !== 'counterAdd' && op.kind !== 'counterSubtract') {
+          this.listCells(store, u, row.clustering, op, values, w, cells);
           continue;
+        }
         const d = op.term!.value(values);
         if (d === UNSET) continue;
         if (d === null) throw new InvalidRequest(`Invalid null value for counter increment/decrement`);
@@ -587,7 +673,10 @@ export class ModificationStatement implements CqlStatement {
         return;
       case 'counterAdd':
       case 'counterSubtract':
-        // Totals depend on the row's current value: see counterCells.
+      case 'listSetIndex':
+      case 'listRemove':
+      case 'listDeleteIndex':
+        // These depend on the row's current value: see withReadBeforeWrite.
         return;
     }
   }
