@@ -45,6 +45,7 @@ interface RawPool {
   info(): RawInfo;
   close(): void;
   setLayoutVersionForTest(version: number): void;
+  objectCountsForTest(): Record<string, number>;
 }
 
 declare const rawHandle: unique symbol;
@@ -300,6 +301,11 @@ class Pool implements NativePool {
   /** Test hook: stamps another layout version into the pool root. */
   setLayoutVersionForTest(version: number): void {
     this.raw.setLayoutVersionForTest(version);
+  }
+
+  /** Test hook: live objects per type number (native/LAYOUT.md), by a full heap walk. */
+  objectCountsForTest(): Record<string, number> {
+    return this.raw.objectCountsForTest();
   }
 }
 

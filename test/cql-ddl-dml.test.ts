@@ -69,6 +69,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
+    // the server died under the tests: show why
+    console.error(
+      `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
+    );
+  }
   await Promise.all(extraClients.map((c) => c.shutdown().catch(() => undefined)));
   await client?.shutdown();
   await server?.stop();
@@ -96,13 +102,13 @@ describe('keyspace DDL', () => {
 
   it('keyspace names are case-insensitive unless quoted', async () => {
     await q(`CREATE KEYSPACE DDL_Upper WITH replication = ${REPLICATION}`);
-    expect(await rows("SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = 'ddl_upper'")).toHaveLength(
-      1,
-    );
+    expect(
+      await rows("SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = 'ddl_upper'"),
+    ).toHaveLength(1);
     await q(`CREATE KEYSPACE "DDL_Quoted" WITH replication = ${REPLICATION}`);
-    expect(await rows("SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = 'DDL_Quoted'")).toHaveLength(
-      1,
-    );
+    expect(
+      await rows("SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = 'DDL_Quoted'"),
+    ).toHaveLength(1);
     await q('DROP KEYSPACE ddl_upper');
     await q('DROP KEYSPACE "DDL_Quoted"');
   });
@@ -158,7 +164,7 @@ describe('table DDL and system_schema', () => {
   it('a compound key with CLUSTERING ORDER BY DESC, a static column, shows in system_schema.columns', async () => {
     await q(
       'CREATE TABLE ddl.events (k text, c1 int, c2 timestamp, s text STATIC, v blob, n bigint, ' +
-        'PRIMARY KEY (k, c1, c2)) WITH CLUSTERING ORDER BY (c1 DESC, c2 ASC) AND comment = \'hello\'',
+        "PRIMARY KEY (k, c1, c2)) WITH CLUSTERING ORDER BY (c1 DESC, c2 ASC) AND comment = 'hello'",
     );
     const cols = await rows(
       "SELECT column_name, kind, position, clustering_order, type FROM system_schema.columns WHERE keyspace_name = 'ddl' AND table_name = 'events'",
@@ -171,7 +177,9 @@ describe('table DDL and system_schema', () => {
     expect(byName.s).toMatchObject({ kind: 'static', position: -1, clustering_order: 'none', type: 'text' });
     expect(byName.v).toMatchObject({ kind: 'regular', position: -1, clustering_order: 'none', type: 'blob' });
     expect(byName.n).toMatchObject({ kind: 'regular', position: -1, type: 'bigint' });
-    const tables = await rows("SELECT * FROM system_schema.tables WHERE keyspace_name = 'ddl' AND table_name = 'events'");
+    const tables = await rows(
+      "SELECT * FROM system_schema.tables WHERE keyspace_name = 'ddl' AND table_name = 'events'",
+    );
     expect(tables).toHaveLength(1);
     expect(tables[0].comment).toBe('hello');
     expect(tables[0].id).toBeInstanceOf(types.Uuid);
@@ -209,12 +217,18 @@ describe('table DDL and system_schema', () => {
     expect(err.keyspace).toBe('ddl');
     expect(err.table).toBe('dup');
     // IF NOT EXISTS did not change the existing table
-    const cols = await rows("SELECT column_name FROM system_schema.columns WHERE keyspace_name = 'ddl' AND table_name = 'dup'");
+    const cols = await rows(
+      "SELECT column_name FROM system_schema.columns WHERE keyspace_name = 'ddl' AND table_name = 'dup'",
+    );
     expect(cols.map((r) => r.column_name)).toEqual(['k']);
   });
 
   it('InvalidRequest (0x2200) for an unknown keyspace or table', async () => {
-    await expectError(q('CREATE TABLE ddl_nope.t (k int PRIMARY KEY)'), CODE.invalid, "Keyspace 'ddl_nope' doesn't exist");
+    await expectError(
+      q('CREATE TABLE ddl_nope.t (k int PRIMARY KEY)'),
+      CODE.invalid,
+      "Keyspace 'ddl_nope' doesn't exist",
+    );
     await expectError(q('SELECT * FROM ddl.nope'), CODE.invalid, 'nope');
     await expectError(q('SELECT * FROM ddl_nope.t'), CODE.invalid, 'ddl_nope');
     await expectError(q('INSERT INTO ddl.nope (k) VALUES (1)'), CODE.invalid);
@@ -226,7 +240,10 @@ describe('table DDL and system_schema', () => {
   it('InvalidRequest (0x2200) for bad table definitions and unknown columns', async () => {
     await expectError(q('CREATE TABLE ddl.bad1 (k int, v int)'), CODE.invalid);
     await expectError(q('CREATE TABLE ddl.bad2 (k int PRIMARY KEY, k text)'), CODE.invalid);
-    await expectError(q('CREATE TABLE ddl.bad3 (k int PRIMARY KEY, v int) WITH CLUSTERING ORDER BY (v DESC)'), CODE.invalid);
+    await expectError(
+      q('CREATE TABLE ddl.bad3 (k int PRIMARY KEY, v int) WITH CLUSTERING ORDER BY (v DESC)'),
+      CODE.invalid,
+    );
     await expectError(q('CREATE TABLE ddl.bad4 (k list<int> PRIMARY KEY)'), CODE.invalid);
     await expectError(q('SELECT nope FROM ddl.dup'), CODE.invalid, 'nope');
     await expectError(q('INSERT INTO ddl.dup (k, nope) VALUES (1, 2)'), CODE.invalid);
@@ -251,10 +268,14 @@ describe('table DDL and system_schema', () => {
     await q('ALTER TABLE ddl.alt DROP a');
     expect(await plain('SELECT * FROM ddl.alt')).toEqual([{ k: 1, b: 2, c: ['p'], d: null }]);
     await q("ALTER TABLE ddl.alt WITH comment = 'altered' AND default_time_to_live = 100");
-    const t = await rows("SELECT comment, default_time_to_live FROM system_schema.tables WHERE keyspace_name = 'ddl' AND table_name = 'alt'");
+    const t = await rows(
+      "SELECT comment, default_time_to_live FROM system_schema.tables WHERE keyspace_name = 'ddl' AND table_name = 'alt'",
+    );
     expect(t[0].comment).toBe('altered');
     expect(t[0].default_time_to_live).toBe(100);
-    const cols = await rows("SELECT column_name FROM system_schema.columns WHERE keyspace_name = 'ddl' AND table_name = 'alt'");
+    const cols = await rows(
+      "SELECT column_name FROM system_schema.columns WHERE keyspace_name = 'ddl' AND table_name = 'alt'",
+    );
     expect(cols.map((r) => r.column_name).sort()).toEqual(['b', 'c', 'd', 'k']);
     await expectError(q('ALTER TABLE ddl.alt ADD b text'), CODE.invalid);
     await expectError(q('ALTER TABLE ddl.alt DROP k'), CODE.invalid);
@@ -274,7 +295,9 @@ describe('table DDL and system_schema', () => {
     await q('INSERT INTO ddl.gone (k) VALUES (1)');
     await q('DROP TABLE ddl.gone');
     await q('DROP TABLE IF EXISTS ddl.gone');
-    expect(await rows("SELECT * FROM system_schema.tables WHERE keyspace_name = 'ddl' AND table_name = 'gone'")).toHaveLength(0);
+    expect(
+      await rows("SELECT * FROM system_schema.tables WHERE keyspace_name = 'ddl' AND table_name = 'gone'"),
+    ).toHaveLength(0);
     await q('CREATE TABLE ddl.gone (k int PRIMARY KEY)');
     expect(await rows('SELECT * FROM ddl.gone')).toHaveLength(0);
   });
@@ -364,9 +387,10 @@ describe('writes', () => {
     // no TTL: ttl() is null
     await q("INSERT INTO dml.kv (k, a) VALUES (24, 'forever')");
     expect((await rows('SELECT ttl(a) FROM dml.kv WHERE k = 24'))[0]['ttl(a)']).toBeNull();
-    await q("INSERT INTO dml.kv (k, a) VALUES (21, 'short') USING TTL 1");
+    // TTL 2: at least one whole second left for the first read, gone 2.1 s later
+    await q("INSERT INTO dml.kv (k, a) VALUES (21, 'short') USING TTL 2");
     await q('UPDATE dml.kv SET b = 7 WHERE k = 22');
-    await q('UPDATE dml.kv USING TTL 1 SET a = \'short\' WHERE k = 22');
+    await q("UPDATE dml.kv USING TTL 2 SET a = 'short' WHERE k = 22");
     expect(await rows('SELECT * FROM dml.kv WHERE k = 21')).toHaveLength(1);
     await sleep(2100);
     expect(await rows('SELECT * FROM dml.kv WHERE k = 21')).toHaveLength(0);
@@ -414,8 +438,10 @@ describe('writes', () => {
   });
 
   it('DELETE of a row, of a partition, and of a clustering range', async () => {
-    for (let c = 0; c < 8; c++) await q('INSERT INTO dml.ck (k, c, v) VALUES (?, ?, ?)', [1, c, `v${c}`], { prepare: true });
-    for (let c = 0; c < 3; c++) await q('INSERT INTO dml.ck (k, c, v) VALUES (?, ?, ?)', [2, c, `w${c}`], { prepare: true });
+    for (let c = 0; c < 8; c++)
+      await q('INSERT INTO dml.ck (k, c, v) VALUES (?, ?, ?)', [1, c, `v${c}`], { prepare: true });
+    for (let c = 0; c < 3; c++)
+      await q('INSERT INTO dml.ck (k, c, v) VALUES (?, ?, ?)', [2, c, `w${c}`], { prepare: true });
     await q('UPDATE dml.ck SET s = 9 WHERE k = 1');
     await q('DELETE FROM dml.ck WHERE k = 1 AND c = 0');
     expect((await rows('SELECT c FROM dml.ck WHERE k = 1')).map((r) => r.c)).toEqual([1, 2, 3, 4, 5, 6, 7]);
@@ -499,7 +525,9 @@ describe('SELECT', () => {
     expect((await rows('SELECT c FROM sel.t WHERE k = 1 ORDER BY c DESC')).map((r) => r.c)).toEqual([
       9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
     ]);
-    expect((await rows('SELECT c FROM sel.t WHERE k = 1 AND c < 3 ORDER BY c DESC')).map((r) => r.c)).toEqual([2, 1, 0]);
+    expect((await rows('SELECT c FROM sel.t WHERE k = 1 AND c < 3 ORDER BY c DESC')).map((r) => r.c)).toEqual([
+      2, 1, 0,
+    ]);
     expect((await rows('SELECT c FROM sel.d WHERE k = 1')).map((r) => r.c)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
     expect((await rows('SELECT c FROM sel.d WHERE k = 1 ORDER BY c ASC')).map((r) => r.c)).toEqual([
       0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
@@ -520,7 +548,10 @@ describe('SELECT', () => {
 
   // FAILS: with paging off the rows come partition by partition ([1, 0, 1, 0]) instead of merged by c DESC
   it.skip('ORDER BY with IN on the partition key sorts across partitions (paging off)', async () => {
-    const r = await rows('SELECT k, c FROM sel.t WHERE k IN (1, 2) AND c < 2 ORDER BY c DESC', [], { autoPage: false, fetchSize: 0 } as cassandra.QueryOptions);
+    const r = await rows('SELECT k, c FROM sel.t WHERE k IN (1, 2) AND c < 2 ORDER BY c DESC', [], {
+      autoPage: false,
+      fetchSize: 0,
+    } as cassandra.QueryOptions);
     expect(r.map((x) => x.c)).toEqual([1, 1, 0, 0]);
   });
 
@@ -604,7 +635,27 @@ describe('prepared statements and types', () => {
     'fl float, ine inet, i int, si smallint, te text, ti time, ts timestamp, tu timeuuid, tiny tinyint, u uuid, vi varint, ' +
     'st set<int>, li list<text>, ma map<text, int>, fst frozen<set<text>>, fli frozen<list<int>>, fma frozen<map<int, text>>, ' +
     'tup tuple<int, text>, nested map<text, frozen<list<int>>>';
-  const COLUMNS = ['a', 'bi', 'bl', 'bo', 'da', 'de', 'do', 'du', 'fl', 'ine', 'i', 'si', 'te', 'ti', 'ts', 'tu', 'tiny', 'u', 'vi'];
+  const COLUMNS = [
+    'a',
+    'bi',
+    'bl',
+    'bo',
+    'da',
+    'de',
+    'do',
+    'du',
+    'fl',
+    'ine',
+    'i',
+    'si',
+    'te',
+    'ti',
+    'ts',
+    'tu',
+    'tiny',
+    'u',
+    'vi',
+  ];
 
   beforeAll(async () => {
     await q(`CREATE KEYSPACE IF NOT EXISTS typ WITH replication = ${REPLICATION}`);
@@ -650,9 +701,13 @@ describe('prepared statements and types', () => {
 
   it('every native type round-trips through a prepared INSERT and SELECT', async () => {
     const values = sample();
-    await q(`INSERT INTO typ.all_types (k, ${COLUMNS.join(', ')}) VALUES (1, ${COLUMNS.map(() => '?').join(', ')})`, Object.values(values), {
-      prepare: true,
-    });
+    await q(
+      `INSERT INTO typ.all_types (k, ${COLUMNS.join(', ')}) VALUES (1, ${COLUMNS.map(() => '?').join(', ')})`,
+      Object.values(values),
+      {
+        prepare: true,
+      },
+    );
     const [row] = await rows(`SELECT ${COLUMNS.join(', ')} FROM typ.all_types WHERE k = ?`, [1], { prepare: true });
     for (const col of COLUMNS) {
       expect(normalise(row[col]), col).toEqual(normalise(values[col as keyof typeof values]));
@@ -734,9 +789,19 @@ describe('prepared statements and types', () => {
   // FAILS: a bound frozen<set> is stored as sent ({'y', 'x'} reads back ['y', 'x']); Cassandra re-serialises
   // bound frozen sets and maps sorted by element (and without duplicates)
   it.skip('a bound frozen set / map is normalised (sorted, deduplicated)', async () => {
-    await q('INSERT INTO typ.all_types (k, fst, fma) VALUES (12, ?, ?)', [['y', 'x', 'y'], new Map([[2, 'b'], [1, 'a']])], {
-      prepare: true,
-    });
+    await q(
+      'INSERT INTO typ.all_types (k, fst, fma) VALUES (12, ?, ?)',
+      [
+        ['y', 'x', 'y'],
+        new Map([
+          [2, 'b'],
+          [1, 'a'],
+        ]),
+      ],
+      {
+        prepare: true,
+      },
+    );
     const [row] = await rows('SELECT fst, fma FROM typ.all_types WHERE k = 12');
     expect(row.fst).toEqual(['x', 'y']);
     expect(Object.keys(row.fma)).toEqual(['1', '2']);
@@ -758,10 +823,18 @@ describe('prepared statements and types', () => {
     [row] = await rows('SELECT st, li, ma FROM typ.all_types WHERE k = 11');
     expect(row.st).toEqual([9]);
     expect(row.ma).toBeNull();
-    await q('UPDATE typ.all_types SET li = li - ?, st = st + ? WHERE k = ?', [['b'], [10], 11], { prepare: true });
+    await q('UPDATE typ.all_types SET st = st + ? WHERE k = ?', [[10], 11], { prepare: true });
     [row] = await rows('SELECT st, li FROM typ.all_types WHERE k = 11');
-    expect(row.li).toEqual(['z', 'a']);
     expect(row.st).toEqual([9, 10]);
+  });
+
+  // FAILS: "List element removal is not supported yet" (0x2200) for UPDATE ... SET li = li - ['b']
+  it.skip('list element removal by value', async () => {
+    await q("INSERT INTO typ.all_types (k, li) VALUES (14, ['z', 'a', 'b', 'a'])");
+    await q('UPDATE typ.all_types SET li = li - ? WHERE k = ?', [['a'], 14], { prepare: true });
+    expect((await rows('SELECT li FROM typ.all_types WHERE k = 14'))[0].li).toEqual(['z', 'b']);
+    await q("UPDATE typ.all_types SET li = li - ['z', 'b'] WHERE k = 14");
+    expect((await rows('SELECT li FROM typ.all_types WHERE k = 14'))[0].li).toBeNull();
   });
 
   // FAILS: "Setting list elements by index is not supported yet" (0x2200) for UPDATE ... SET li[1] = 'A'
@@ -787,14 +860,16 @@ describe('prepared statements and types', () => {
     );
     await q('INSERT INTO typ.fk (k, f, v) VALUES (1, [], 0)');
     expect((await rows('SELECT f FROM typ.fk WHERE k = 1')).map((r) => r.f)).toEqual([[], [1], [1, 2, 3], [1, 5], [2]]);
-    expect((await rows('SELECT f FROM typ.fk WHERE k = 1 AND f = ?', [[1, 5]], { prepare: true })).map((r) => r.f)).toEqual([
-      [1, 5],
-    ]);
+    expect(
+      (await rows('SELECT f FROM typ.fk WHERE k = 1 AND f = ?', [[1, 5]], { prepare: true })).map((r) => r.f),
+    ).toEqual([[1, 5]]);
   });
 
   it('bind markers by name and a prepared statement with the wrong value type', async () => {
     await q('INSERT INTO typ.all_types (k, te) VALUES (:k, :te)', { k: 20, te: 'named' }, { prepare: true });
-    expect((await rows('SELECT te FROM typ.all_types WHERE k = :key', { key: 20 }, { prepare: true }))[0].te).toBe('named');
+    expect((await rows('SELECT te FROM typ.all_types WHERE k = :key', { key: 20 }, { prepare: true }))[0].te).toBe(
+      'named',
+    );
     // a hint of the wrong type makes the driver send 8 bytes for an int: the server must refuse it
     await expectError(
       q('INSERT INTO typ.all_types (k, i) VALUES (?, ?)', [21, types.Long.fromNumber(5)], {
@@ -823,7 +898,10 @@ describe('prepared statements and types', () => {
   it('a prepared SELECT * sees a column added after PREPARE', async () => {
     await q('CREATE TABLE typ.grow (k int PRIMARY KEY, a int)');
     await q('INSERT INTO typ.grow (k, a) VALUES (1, 1)');
-    expect(Object.keys((await rows('SELECT * FROM typ.grow WHERE k = ?', [1], { prepare: true }))[0])).toEqual(['k', 'a']);
+    expect(Object.keys((await rows('SELECT * FROM typ.grow WHERE k = ?', [1], { prepare: true }))[0])).toEqual([
+      'k',
+      'a',
+    ]);
     await q('ALTER TABLE typ.grow ADD b int');
     await q('UPDATE typ.grow SET b = 2 WHERE k = 1');
     const [row] = await rows('SELECT * FROM typ.grow WHERE k = ?', [1], { prepare: true });
@@ -843,7 +921,8 @@ describe('paging', () => {
       inserts.push(q('INSERT INTO pag.r (k, c, v) VALUES (?, ?, ?)', [1, c, `v${c}`], { prepare: true }));
     }
     for (let k = 10; k < 17; k++) {
-      for (let c = 0; c < 6; c++) inserts.push(q('INSERT INTO pag.t (k, c, v) VALUES (?, ?, ?)', [k, c, 'x'], { prepare: true }));
+      for (let c = 0; c < 6; c++)
+        inserts.push(q('INSERT INTO pag.t (k, c, v) VALUES (?, ?, ?)', [k, c, 'x'], { prepare: true }));
     }
     await Promise.all(inserts);
   });
@@ -915,9 +994,8 @@ describe('paging', () => {
     });
     expect(seen).toEqual([...Array(25).keys()]);
     const streamed: number[] = [];
-    for await (const row of client.stream('SELECT c FROM pag.t WHERE k = ?', [1], { prepare: true, fetchSize: 3 })) {
-      streamed.push((row as cassandra.types.Row).c);
-    }
+    const stream = client.stream('SELECT c FROM pag.t WHERE k = ?', [1], { prepare: true, fetchSize: 3 });
+    for await (const row of stream as unknown as AsyncIterable<cassandra.types.Row>) streamed.push(row.c);
     expect(streamed).toEqual([...Array(25).keys()]);
   });
 
@@ -937,6 +1015,207 @@ describe('paging', () => {
   it('ALLOW FILTERING queries page correctly', async () => {
     const pages = await manualPages("SELECT k, c FROM pag.t WHERE v = 'x' ALLOW FILTERING", [], 5);
     expect(pages.flat()).toHaveLength(42);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('more statement forms', () => {
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS more WITH replication = ${REPLICATION}`);
+    await q('CREATE TABLE more.st (k int, c int, s int STATIC, v text, PRIMARY KEY (k, c))');
+  });
+
+  it('a partition with only a static row reads as one row with null clustering columns', async () => {
+    await q('UPDATE more.st SET s = 1 WHERE k = 1');
+    expect(await plain('SELECT * FROM more.st WHERE k = 1')).toEqual([{ k: 1, c: null, s: 1, v: null }]);
+    await q("INSERT INTO more.st (k, c, v) VALUES (1, 5, 'x')");
+    expect(await plain('SELECT * FROM more.st WHERE k = 1')).toEqual([{ k: 1, c: 5, s: 1, v: 'x' }]);
+    // a clustering restriction that matches nothing hides the static row too
+    expect(await rows('SELECT * FROM more.st WHERE k = 1 AND c = 99')).toHaveLength(0);
+  });
+
+  it('an empty string is a value, not null', async () => {
+    await q("INSERT INTO more.st (k, c, v) VALUES (2, 1, '')");
+    await q('INSERT INTO more.st (k, c, v) VALUES (?, ?, ?)', [2, 2, ''], { prepare: true });
+    expect((await rows('SELECT v FROM more.st WHERE k = 2')).map((r) => r.v)).toEqual(['', '']);
+  });
+
+  it('bound IN lists, LIMIT ?, USING TTL ? AND TIMESTAMP ?', async () => {
+    for (let c = 0; c < 5; c++)
+      await q('INSERT INTO more.st (k, c, v) VALUES (3, ?, ?)', [c, `v${c}`], { prepare: true });
+    const inRows = await rows('SELECT c FROM more.st WHERE k = ? AND c IN ?', [3, [4, 1, 9]], { prepare: true });
+    expect(inRows.map((r) => r.c)).toEqual([1, 4]);
+    const pkIn = await rows('SELECT k, c FROM more.st WHERE k IN ? AND c = ?', [[3, 2], 1], { prepare: true });
+    expect(pkIn.map((r) => r.k).sort()).toEqual([2, 3]);
+    expect(await rows('SELECT c FROM more.st WHERE k = ? LIMIT ?', [3, 2], { prepare: true })).toHaveLength(2);
+    await q(
+      'INSERT INTO more.st (k, c, v) VALUES (?, ?, ?) USING TTL ? AND TIMESTAMP ?',
+      [4, 1, 'x', 100, types.Long.fromNumber(12345)],
+      {
+        prepare: true,
+      },
+    );
+    const [row] = await rows('SELECT writetime(v), ttl(v) FROM more.st WHERE k = 4');
+    expect(String(row['writetime(v)'])).toBe('12345');
+    expect(row['ttl(v)']).toBeGreaterThan(90);
+  });
+
+  it('TRUNCATE empties the table and keeps the schema', async () => {
+    await q('CREATE TABLE more.tr (k int PRIMARY KEY, v int)');
+    for (let k = 0; k < 5; k++) await q('INSERT INTO more.tr (k, v) VALUES (?, ?)', [k, k], { prepare: true });
+    await q('TRUNCATE more.tr');
+    expect(await rows('SELECT * FROM more.tr')).toHaveLength(0);
+    await q('INSERT INTO more.tr (k, v) VALUES (1, 1)');
+    expect(await rows('SELECT * FROM more.tr')).toHaveLength(1);
+    await q('TRUNCATE TABLE more.tr');
+    expect(await rows('SELECT * FROM more.tr')).toHaveLength(0);
+  });
+
+  it('logged and unlogged batches of simple and prepared statements', async () => {
+    await q('CREATE TABLE more.b (k int, c int, v text, PRIMARY KEY (k, c))');
+    await client.batch(
+      [
+        { query: "INSERT INTO more.b (k, c, v) VALUES (1, 1, 'a')" },
+        { query: 'INSERT INTO more.b (k, c, v) VALUES (?, ?, ?)', params: [1, 2, 'b'] },
+        { query: 'UPDATE more.b SET v = ? WHERE k = ? AND c = ?', params: ['c', 2, 1] },
+      ],
+      { prepare: true },
+    );
+    await client.batch([{ query: 'DELETE FROM more.b WHERE k = 1 AND c = 1' }], { logged: false });
+    expect(await plain('SELECT k, c, v FROM more.b')).toEqual(
+      expect.arrayContaining([
+        { k: 1, c: 2, v: 'b' },
+        { k: 2, c: 1, v: 'c' },
+      ]),
+    );
+    expect(await rows('SELECT * FROM more.b')).toHaveLength(2);
+  });
+
+  it('quoted, case-sensitive table and column names', async () => {
+    await q('CREATE TABLE more."CaseT" ("Key" int PRIMARY KEY, "Val" text, val int)');
+    await q('INSERT INTO more."CaseT" ("Key", "Val", val) VALUES (1, \'x\', 2)');
+    const rs = await q('SELECT * FROM more."CaseT"');
+    expect(rs.columns.map((c) => c.name)).toEqual(['Key', 'Val', 'val']);
+    expect({ ...rs.rows[0] }).toEqual({ Key: 1, Val: 'x', val: 2 });
+    await expectError(q('SELECT * FROM more.caset'), CODE.invalid);
+  });
+
+  it('INSERT IF NOT EXISTS reports [applied] and the existing row', async () => {
+    const first = await q("INSERT INTO more.st (k, c, v) VALUES (6, 1, 'a') IF NOT EXISTS");
+    expect(first.rows[0]['[applied]']).toBe(true);
+    const second = await q("INSERT INTO more.st (k, c, v) VALUES (6, 1, 'b') IF NOT EXISTS");
+    expect(second.rows[0]['[applied]']).toBe(false);
+    expect(second.rows[0].v).toBe('a');
+    expect((await rows('SELECT v FROM more.st WHERE k = 6 AND c = 1'))[0].v).toBe('a');
+  });
+
+  // FAILS: counter tables can be created but "UPDATE ... SET n = n + 3" answers "Counter tables are not
+  // supported yet" (0x2200)
+  it.skip('counter columns add and subtract', async () => {
+    await q('CREATE TABLE more.cnt (k int PRIMARY KEY, n counter)');
+    await q('UPDATE more.cnt SET n = n + 3 WHERE k = 1');
+    await q('UPDATE more.cnt SET n = n - 1 WHERE k = 1');
+    await q('UPDATE more.cnt SET n = n + ? WHERE k = ?', [types.Long.fromNumber(10), 1], { prepare: true });
+    expect(String((await rows('SELECT n FROM more.cnt WHERE k = 1'))[0].n)).toBe('12');
+  });
+});
+
+describe('paging edge cases', () => {
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS pag2 WITH replication = ${REPLICATION}`);
+    await q('CREATE TABLE pag2.t (k int, c int, s int STATIC, v int, PRIMARY KEY (k, c))');
+    const inserts: Promise<unknown>[] = [];
+    for (let k = 0; k < 6; k++) {
+      inserts.push(q('UPDATE pag2.t SET s = ? WHERE k = ?', [k, k], { prepare: true }));
+      for (let c = 0; c < 5; c++)
+        inserts.push(q('INSERT INTO pag2.t (k, c, v) VALUES (?, ?, ?)', [k, c, c], { prepare: true }));
+    }
+    await Promise.all(inserts);
+  });
+
+  async function collect(query: string, params: unknown[], fetchSize: number) {
+    const out: Record<string, unknown>[] = [];
+    let pageState: string | undefined;
+    let pages = 0;
+    do {
+      const rs = await q(query, params, { prepare: true, fetchSize, pageState });
+      out.push(...rs.rows.map((r) => ({ ...r })));
+      pageState = rs.pageState ?? undefined;
+      pages++;
+    } while (pageState && pages < 200);
+    return { rows: out, pages };
+  }
+
+  it('pages a multi-partition IN query', async () => {
+    const { rows: got, pages } = await collect('SELECT k, c FROM pag2.t WHERE k IN (1, 4, 2)', [], 4);
+    expect(got).toHaveLength(15);
+    expect(pages).toBeGreaterThanOrEqual(4);
+    expect(new Set(got.map((r) => `${r.k}:${r.c}`)).size).toBe(15);
+  });
+
+  it('pages SELECT DISTINCT and static columns', async () => {
+    const distinct = await collect('SELECT DISTINCT k, s FROM pag2.t', [], 2);
+    expect(distinct.rows.map((r) => r.k).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(distinct.rows.every((r) => r.s === r.k)).toBe(true);
+    const withStatic = await collect('SELECT k, c, s FROM pag2.t', [], 7);
+    expect(withStatic.rows).toHaveLength(30);
+    expect(withStatic.rows.every((r) => r.s === r.k)).toBe(true);
+  });
+
+  it('skips deleted rows and partitions without losing live ones', async () => {
+    await q('CREATE TABLE pag2.del (k int, c int, v int, PRIMARY KEY (k, c))');
+    for (let k = 0; k < 4; k++) {
+      for (let c = 0; c < 10; c++)
+        await q('INSERT INTO pag2.del (k, c, v) VALUES (?, ?, 0)', [k, c], { prepare: true });
+    }
+    await q('DELETE FROM pag2.del WHERE k = 1');
+    await q('DELETE FROM pag2.del WHERE k = 2 AND c >= 1 AND c < 9');
+    const { rows: got } = await collect('SELECT k, c FROM pag2.del', [], 3);
+    const expected = (await rows('SELECT k, c FROM pag2.del', [], { fetchSize: 1000 })).map((r) => ({
+      k: r.k,
+      c: r.c,
+    }));
+    expect(expected).toHaveLength(10 + 10 + 2);
+    expect(got).toEqual(expected);
+  });
+
+  it('rows written after the paging position show up on later pages, earlier ones do not', async () => {
+    await q('CREATE TABLE pag2.live (k int, c int, PRIMARY KEY (k, c))');
+    for (let c = 0; c < 10; c += 2) await q('INSERT INTO pag2.live (k, c) VALUES (1, ?)', [c], { prepare: true });
+    const first = await q('SELECT c FROM pag2.live WHERE k = 1', [], { prepare: true, fetchSize: 2 });
+    expect(first.rows.map((r) => r.c)).toEqual([0, 2]);
+    await q('INSERT INTO pag2.live (k, c) VALUES (1, 1)');
+    await q('INSERT INTO pag2.live (k, c) VALUES (1, 5)');
+    const rest: number[] = [];
+    let pageState = first.pageState ?? undefined;
+    while (pageState) {
+      const rs = await q('SELECT c FROM pag2.live WHERE k = 1', [], { prepare: true, fetchSize: 2, pageState });
+      rest.push(...rs.rows.map((r) => r.c as number));
+      pageState = rs.pageState ?? undefined;
+    }
+    expect(rest).toEqual([4, 5, 6, 8]);
+  });
+
+  it('a paging state from another query is refused or ignored, never a crash', async () => {
+    const a = await q('SELECT c FROM pag2.t WHERE k = 1', [], { prepare: true, fetchSize: 2 });
+    const err = await q('SELECT k FROM pag2.del', [], { prepare: true, fetchSize: 2, pageState: a.pageState }).then(
+      () => undefined,
+      (e: DriverError) => e,
+    );
+    if (err) expect([CODE.invalid, 0x000a]).toContain(err.code);
+    // the server still answers
+    expect(await rows('SELECT k FROM pag2.t WHERE k = 1 AND c = 1')).toHaveLength(1);
+    const garbage = Buffer.from('not a paging state').toString('hex');
+    const err2 = await q('SELECT c FROM pag2.t WHERE k = 1', [], {
+      prepare: true,
+      fetchSize: 2,
+      pageState: garbage,
+    }).then(
+      () => undefined,
+      (e: DriverError) => e,
+    );
+    if (err2) expect([CODE.invalid, 0x000a]).toContain(err2.code);
+    expect(await rows('SELECT k FROM pag2.t WHERE k = 1 AND c = 1')).toHaveLength(1);
   });
 });
 
@@ -969,10 +1248,14 @@ describe('token() range queries', () => {
     const expected = ordered.slice(10, 30);
     const unprep = await rows(`SELECT k FROM tok.t WHERE token(k) > ${lo} AND token(k) <= ${hi}`);
     expect(unprep.map((r) => r.k)).toEqual(expected);
-    const prep = await rows('SELECT k FROM tok.t WHERE token(k) > ? AND token(k) <= ?', [lo.toString(), hi.toString()], {
-      prepare: true,
-      hints: ['bigint', 'bigint'],
-    });
+    const prep = await rows(
+      'SELECT k FROM tok.t WHERE token(k) > ? AND token(k) <= ?',
+      [lo.toString(), hi.toString()],
+      {
+        prepare: true,
+        hints: ['bigint', 'bigint'],
+      },
+    );
     expect(prep.map((r) => r.k)).toEqual(expected);
     expect((await rows(`SELECT k FROM tok.t WHERE token(k) >= ${lo}`)).map((r) => r.k)).toEqual(ordered.slice(9));
     expect((await rows(`SELECT k FROM tok.t WHERE token(k) < ${lo}`)).map((r) => r.k)).toEqual(ordered.slice(0, 9));

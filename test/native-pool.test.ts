@@ -128,7 +128,14 @@ describe('native pool: basics', () => {
     for (let i = 0; i < 3000; i++) batch.put(pool.root, b(`k${i}`), Buffer.alloc(sizes[i % sizes.length]!, i & 255));
     pool.apply(batch);
     const got: Buffer[] = [];
-    for (let round = 0; round < 2; round++) for (let i = 0; i < 3000; i++) got.push(pool.get(pool.root, b(`k${i}`))!);
+    const firstScan = pool.scan(pool.root, { limit: 20 });
+    const firstScanCopy = firstScan.values.map((v) => Buffer.from(v!));
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 3000; i++) {
+        got.push(pool.get(pool.root, b(`k${i}`))!);
+        if (i % 100 === 0) pool.scan(pool.root, { start: b(`k${i}`), limit: 30 });
+      }
+    }
     // Overwrite everything; earlier results must not change.
     const batch2 = pool.batch();
     for (let i = 0; i < 3000; i++)
@@ -138,6 +145,7 @@ describe('native pool: basics', () => {
       const i = j % 3000;
       expect(got[j]!.equals(Buffer.alloc(sizes[i % sizes.length]!, i & 255))).toBe(true);
     }
+    expect(firstScan.values.map((v) => Buffer.from(v!))).toEqual(firstScanCopy);
     pool.close();
   });
 
@@ -215,6 +223,9 @@ describe('native pool: child maps', () => {
   it('put over a child map replaces it; clear empties a map and frees its children', () => {
     const pool = openPool({ path: poolPath(), size: 32 * MiB });
     const root = pool.root;
+    const objects = () =>
+      (pool as NativePool & { objectCountsForTest(): Record<string, number> }).objectCountsForTest();
+    const baseline = objects();
     const batch = pool.batch();
     const m = batch.ensureChild(root, b('m'));
     for (let i = 0; i < 500; i++) {
@@ -236,6 +247,9 @@ describe('native pool: child maps', () => {
     // The map stays usable after clear, also within the batch that clears it.
     pool.apply(pool.batch().put(mH, b('a'), b('1')).clear(mH).put(mH, b('b'), b('2')));
     expect(pool.scan(mH).keys.map(String)).toEqual(['b']);
+    // Nothing leaks: dropping the map leaves the objects of an empty pool.
+    pool.apply(pool.batch().dropChild(root, b('m')));
+    expect(objects()).toEqual(baseline);
     pool.close();
   });
 
@@ -368,6 +382,69 @@ describe('native pool: random operations against a model (property)', () => {
       }),
       { numRuns: 60 },
     );
+    pool.close();
+  });
+});
+
+describe('native pool: deep trees', () => {
+  it('splits, merges and collapses a multi-level tree without leaking pool memory', () => {
+    const pool = openPool({ path: poolPath(), size: 64 * MiB });
+    const [mapH] = pool.apply(
+      (() => {
+        const batch = pool.batch();
+        batch.ensureChild(pool.root, b('deep'));
+        return batch;
+      })(),
+    );
+    const map = mapH!;
+    const objects = () =>
+      (pool as NativePool & { objectCountsForTest(): Record<string, number> }).objectCountsForTest();
+    const baseline = objects();
+    // Deterministic shuffle of 40 k keys: height 3 at fanout 64.
+    const n = 40_000;
+    const order = Array.from({ length: n }, (_, i) => i);
+    let seed = 12345;
+    for (let i = n - 1; i > 0; i--) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      const j = seed % (i + 1);
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    const k = (i: number) => b(`key-${String(i).padStart(6, '0')}`);
+    const model = new Map<string, Buffer>();
+    for (let s = 0; s < n; s += 2000) {
+      const batch = pool.batch();
+      for (const i of order.slice(s, s + 2000)) {
+        batch.put(map, k(i), b(`v${i}`));
+        model.set(k(i).toString('hex'), b(`v${i}`));
+      }
+      pool.apply(batch);
+    }
+    expect(pool.count(map)).toBe(n);
+    // Delete 95 % in shuffled order, in batches: many merges and root shrinks.
+    for (let s = 0; s < n * 0.95; s += 2000) {
+      const batch = pool.batch();
+      for (const i of order.slice(s, Math.min(s + 2000, n * 0.95))) {
+        batch.del(map, k(i));
+        model.delete(k(i).toString('hex'));
+      }
+      pool.apply(batch);
+    }
+    const sorted = sortedModel(model);
+    expect(pool.count(map)).toBe(sorted.length);
+    expectScan(pool, map, sorted, {});
+    expectScan(pool, map, sorted, { reverse: true });
+    expectScan(pool, map, sorted, { start: sorted[100]![0], end: sorted[1500]![0], endInclusive: false });
+    for (const [key, v] of sorted.slice(0, 200)) expect(pool.get(map, key)).toEqual(v);
+    // Delete the rest in small batches: back to an empty map and exactly the objects it started
+    // with (pool `used` also counts libpmemobj's own log buffers, so compare objects instead).
+    for (let s = 0; s < sorted.length; s += 37) {
+      const batch = pool.batch();
+      for (const [key] of sorted.slice(s, s + 37)) batch.del(map, key);
+      pool.apply(batch);
+    }
+    expect(pool.count(map)).toBe(0);
+    expect(pool.scan(map).keys).toEqual([]);
+    expect(objects()).toEqual(baseline);
     pool.close();
   });
 });
@@ -516,7 +593,7 @@ for (let n = 0; ; n++) {
     });
     const exited = new Promise((ok) => child.once('exit', ok));
     await new Promise<void>((ok, fail) => {
-      const t = setTimeout(() => fail(new Error(`writer did not start: ${out}`)), 20_000);
+      const t = setTimeout(() => fail(new Error(`writer did not start: ${out}`)), 60_000);
       child.stdout.on('data', () => {
         if (out.includes('ready')) {
           clearTimeout(t);
@@ -559,7 +636,7 @@ for (let n = 0; ; n++) {
       const out = await crashOnce(base, { PMEM_IS_PMEM_FORCE: '1' });
       expect(out).toMatch(/mode (emulated)/);
     }
-  });
+  }, 180_000);
 
   it('survives SIGKILL mid-writes in disk mode (msync)', async () => {
     prepareChild();
@@ -570,5 +647,5 @@ for (let n = 0; ; n++) {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 });

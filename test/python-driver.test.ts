@@ -163,12 +163,10 @@ describe.runIf(available)('Python driver', () => {
       expect(cql).toContain('WITH CLUSTERING ORDER BY (at DESC, kind ASC)');
       expect(cql).toContain('AND default_time_to_live = 0');
       const ks = r.keyspace_export as string;
-      expect(ks).toContain("CREATE KEYSPACE py_rt WITH replication = {'class': 'SimpleStrategy', 'replication_factor': '1'}");
+      expect(ks).toContain(
+        "CREATE KEYSPACE py_rt WITH replication = {'class': 'SimpleStrategy', 'replication_factor': '1'}",
+      );
       expect(ks).toContain('CREATE TABLE py_rt.events (');
     });
   });
-});
-
-describe.skipIf(available)('Python driver (unavailable)', () => {
-  it.skip('needs /usr/bin/python3 with python3-cassandra', () => {});
 });

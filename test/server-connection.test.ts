@@ -304,7 +304,10 @@ describe('NativeServer', () => {
   });
 
   it('survives mutated frames and segments (including lz4 garbage behind valid CRCs)', async () => {
-    const s = await start(new ScriptedHandler());
+    // Bad input must come back as protocol errors, never as "unexpected" server errors.
+    const errors: string[] = [];
+    const capture = pino({ level: 'error' }, { write: (line: string) => errors.push(line) });
+    const s = await start(new ScriptedHandler(), { logger: capture });
     let x = 2024;
     const rnd = () => {
       x ^= x << 13;
@@ -316,6 +319,7 @@ describe('NativeServer', () => {
       const mode = i % 3;
       const c = await WireClient.connect('127.0.0.1', s.address().port);
       await c.request(mode === 0 ? 4 : 5, 0, Op.STARTUP, startupBody(mode === 2 ? { COMPRESSION: 'lz4' } : {}));
+      if (mode > 0) c.useSegments(mode === 2);
       const envelope = frameBytes(mode === 0 ? 4 : 5, 1, Op.QUERY, queryBody(mode === 0 ? 4 : 5, `q ${i}`));
       let bytes: Buffer;
       if (mode === 0) {
@@ -342,6 +346,7 @@ describe('NativeServer', () => {
     const c = await session(s);
     expect(echo(await c.request(4, 1, Op.QUERY, queryBody(4, 'alive')))).toBe('alive');
     c.close();
+    expect(errors).toEqual([]);
   });
 
   it('closes gracefully: in-flight requests are answered first', async () => {

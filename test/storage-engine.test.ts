@@ -1001,7 +1001,3 @@ describe.skipIf(!hasAddon)('storage engine on a real pool', () => {
     await engine.dropTable(Buffer.from('no such table'));
   });
 });
-
-describe.skipIf(hasAddon)('storage engine (addon not built)', () => {
-  it.skip('needs native/build/Release/pmemcql_native.node', () => {});
-});

@@ -97,6 +97,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
                            InstanceMethod<&PoolWrap::Info>("info"),
                            InstanceMethod<&PoolWrap::Close>("close"),
                            InstanceMethod<&PoolWrap::SetLayoutVersion>("setLayoutVersionForTest"),
+                           InstanceMethod<&PoolWrap::ObjectCounts>("objectCountsForTest"),
                        });
   }
 
@@ -240,6 +241,21 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
         p.root()->layout_version = v;
       });
       return env.Undefined();
+    });
+  }
+
+  // Live objects per libpmemobj type number (a full heap walk: for leak tests only).
+  Napi::Value ObjectCounts(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return guarded(env, [&]() -> Napi::Value {
+      Pool& p = pool();
+      Napi::Object out = Napi::Object::New(env);
+      for (PMEMoid o = pmemobj_first(p.pop()); !OID_IS_NULL(o); o = pmemobj_next(o)) {
+        std::string t = std::to_string(pmemobj_type_num(o));
+        double n = out.Has(t) ? out.Get(t).As<Napi::Number>().DoubleValue() : 0;
+        out.Set(t, n + 1);
+      }
+      return out;
     });
   }
 

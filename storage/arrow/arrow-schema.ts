@@ -38,6 +38,8 @@ export interface TwinColumn {
   readonly type: CqlType;
   /** Position within the partition key or clustering key; ignored for regular and static columns. */
   readonly position: number;
+  /** A clustering column in DESC order (only used to sort rows that come without a byte-comparable key). */
+  readonly descending?: boolean | undefined;
 }
 
 export const TOKEN_FIELD = '_token';
@@ -104,7 +106,10 @@ export function arrowTypeOf(t: CqlType): DataType {
       return new Map_(
         new Field(
           'entries',
-          new Struct([new Field('key', arrowTypeOf(t.key), false), new Field('value', arrowTypeOf(t.value), true)]),
+          new Struct<{ key: DataType; value: DataType }>([
+            new Field('key', arrowTypeOf(t.key), false),
+            new Field('value', arrowTypeOf(t.value), true),
+          ] as never),
           false,
         ),
         true,

@@ -1,5 +1,6 @@
 """Shared helpers for the Python-driver test scripts: argv parsing, scenario registry, JSON output."""
 import json
+import re
 import sys
 import traceback
 
@@ -25,11 +26,13 @@ def cluster(**kwargs):
 
 def error_info(e):
     """Type name, server error code (if any) and message of a driver exception."""
-    return {
-        'type': type(e).__name__,
-        'code': getattr(e, 'code', None),
-        'message': str(e),
-    }
+    message = str(e)
+    code = getattr(e, 'code', None)
+    if code is None:
+        # cassandra.InvalidRequest and friends keep the server code only in their text: "code=2200 [...]"
+        m = re.search(r'code=([0-9a-fA-F]{4})', message)
+        code = int(m.group(1), 16) if m else None
+    return {'type': type(e).__name__, 'code': code, 'message': message}
 
 
 def run():

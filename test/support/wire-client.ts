@@ -394,6 +394,7 @@ export class WireClient {
     const headerLength = version <= 2 ? 8 : 9;
     if (b.length < headerLength) return false;
     const length = b.readInt32BE(headerLength - 4);
+    if (length < 0) throw new Error(`negative frame length ${length} from the server`);
     if (b.length < headerLength + length) return false;
     this.frames.push({
       version,

@@ -1,0 +1,513 @@
+// Tight loops over one segment's numeric column and a row selection (row-selection.ts): count, exact integer sums,
+// Kahan float sums, min/max with Java's ordering, and `column op constant` filters producing a selection.
+// Each has a fast path for "every row" (no nulls, no deletions, no expiries) and otherwise walks 32-row words,
+// taking a plain inner loop for full words and skipping empty ones. Results are partial: aggregate-accumulators.ts
+// folds them across segments and buffer rows with Cassandra's result types.
+
+import { type Data, Type } from 'apache-arrow';
+import { countSelected, type Selection, withValues, wordCount } from './row-selection.js';
+
+export type NumericKind = 'int8' | 'int16' | 'int32' | 'int64' | 'float32' | 'float64';
+
+/** The physical kind of a numeric column (date = int32 days; timestamp, time = int64); undefined if not numeric. */
+export function numericKind(data: Data): NumericKind | undefined {
+  const t = data.type as { typeId: Type; bitWidth?: number; precision?: number; unit?: number };
+  switch (t.typeId) {
+    case Type.Int:
+      return t.bitWidth === 8 ? 'int8' : t.bitWidth === 16 ? 'int16' : t.bitWidth === 32 ? 'int32' : 'int64';
+    case Type.Float:
+      return t.precision === 1 ? 'float32' : t.precision === 2 ? 'float64' : undefined;
+    case Type.Date:
+      return 'int32';
+    case Type.Timestamp:
+    case Type.Time:
+      return 'int64';
+    default:
+      return undefined;
+  }
+}
+
+function kindOf(data: Data): NumericKind {
+  const k = numericKind(data);
+  if (!k) throw new TypeError(`not a numeric column: ${data.type}`);
+  if (data.offset !== 0) throw new RangeError('column kernels expect unsliced segment data');
+  return k;
+}
+
+/** Int64 values as (low, high) int32 pairs: BigInt64Array reads allocate a bigint per element. */
+function int64Words(data: Data): Int32Array {
+  const v = data.values as BigInt64Array;
+  return new Int32Array(v.buffer, v.byteOffset, v.length * 2);
+}
+
+// ---- count ------------------------------------------------------------------------------------
+
+/** count(*) over the selection. */
+export function countRows(sel: Selection, rows: number): number {
+  return countSelected(sel, rows);
+}
+
+/** count(column): selected rows where the column is not null. */
+export function countValues(data: Data, sel: Selection): number {
+  return countSelected(withValues(data, sel), data.length);
+}
+
+// ---- integer sums -----------------------------------------------------------------------------
+
+export interface IntegerSum {
+  /** The exact sum (wrapping to the column width is the accumulator's business). */
+  sum: bigint;
+  count: number;
+}
+
+/** Rows per block whose partial sums stay exact in a double (|v| < 2^32 per half, 2^20 rows). */
+const BLOCK_WORDS = 1 << 15;
+
+function sumNarrow(v: Int8Array | Int16Array | Int32Array, n: number, sel: Selection): bigint {
+  let total = 0n;
+  if (sel === null) {
+    for (let start = 0; start < n; start += BLOCK_WORDS * 32) {
+      const end = Math.min(n, start + BLOCK_WORDS * 32);
+      let s = 0;
+      for (let i = start; i < end; i++) s += v[i]!;
+      total += BigInt(s);
+    }
+    return total;
+  }
+  const words = wordCount(n);
+  for (let w0 = 0; w0 < words; w0 += BLOCK_WORDS) {
+    const w1 = Math.min(words, w0 + BLOCK_WORDS);
+    let s = 0;
+    for (let w = w0; w < w1; w++) {
+      let bits = sel[w]!;
+      if (bits === 0) continue;
+      const base = w << 5;
+      if (bits === -1) {
+        for (let j = base; j < base + 32; j++) s += v[j]!;
+        continue;
+      }
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        s += v[base + 31 - Math.clz32(low)]!;
+      }
+    }
+    total += BigInt(s);
+  }
+  return total;
+}
+
+function sumInt64(words32: Int32Array, n: number, sel: Selection): bigint {
+  // sum = sum(high) * 2^32 + sum(low as unsigned): both halves stay exact per block.
+  let hiTotal = 0n;
+  let loTotal = 0n;
+  const words = wordCount(n);
+  for (let w0 = 0; w0 < words; w0 += BLOCK_WORDS) {
+    const w1 = Math.min(words, w0 + BLOCK_WORDS);
+    let hi = 0;
+    let lo = 0;
+    for (let w = w0; w < w1; w++) {
+      let bits = sel === null ? -1 : sel[w]!;
+      if (bits === 0) continue;
+      const base = w << 5;
+      if (bits === -1) {
+        const end = Math.min(n, base + 32);
+        for (let j = base; j < end; j++) {
+          lo += words32[2 * j]! >>> 0;
+          hi += words32[2 * j + 1]!;
+        }
+        continue;
+      }
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const j = base + 31 - Math.clz32(low);
+        lo += words32[2 * j]! >>> 0;
+        hi += words32[2 * j + 1]!;
+      }
+    }
+    hiTotal += BigInt(hi);
+    loTotal += BigInt(lo);
+  }
+  return (hiTotal << 32n) + loTotal;
+}
+
+/** Exact sum and count of an integer column's selected non-null values. */
+export function sumIntegers(data: Data, sel: Selection): IntegerSum {
+  const kind = kindOf(data);
+  const s = withValues(data, sel);
+  const count = countSelected(s, data.length);
+  if (kind === 'int64') return { sum: sumInt64(int64Words(data), data.length, s), count };
+  if (kind === 'float32' || kind === 'float64') throw new TypeError('sumIntegers over a float column');
+  return { sum: sumNarrow(data.values as Int32Array, data.length, s), count };
+}
+
+// ---- float sums -------------------------------------------------------------------------------
+
+/**
+ * A Kahan partial as Cassandra keeps it (FloatSumAggregate): `sum`, and `compensation` = (rounded - sum) - term,
+ * so the exact total is about sum - compensation. `simple` is the plain sum, which Cassandra returns instead when
+ * infinities turn the compensated sum into NaN.
+ */
+export interface FloatSum {
+  sum: number;
+  compensation: number;
+  simple: number;
+  count: number;
+}
+
+/**
+ * Four independent Kahan lanes: one lane's dependency chain (4 dependent adds per value) caps a loop at a
+ * quarter of the speed; interleaving four keeps the FPU busy. Lanes are folded at the end.
+ */
+function kahanLanes(v: Float64Array | Float32Array, n: number, sel: Selection, out: FloatSum): void {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
+  let t = 0;
+  let r = 0;
+  if (sel === null) {
+    const m = n & ~3;
+    let i = 0;
+    for (; i < m; i += 4) {
+      t = v[i]! - c0;
+      r = s0 + t;
+      c0 = r - s0 - t;
+      s0 = r;
+      t = v[i + 1]! - c1;
+      r = s1 + t;
+      c1 = r - s1 - t;
+      s1 = r;
+      t = v[i + 2]! - c2;
+      r = s2 + t;
+      c2 = r - s2 - t;
+      s2 = r;
+      t = v[i + 3]! - c3;
+      r = s3 + t;
+      c3 = r - s3 - t;
+      s3 = r;
+    }
+    for (; i < n; i++) {
+      t = v[i]! - c0;
+      r = s0 + t;
+      c0 = r - s0 - t;
+      s0 = r;
+    }
+  } else {
+    const words = wordCount(n);
+    for (let w = 0; w < words; w++) {
+      let bits = sel[w]!;
+      if (bits === 0) continue;
+      const base = w << 5;
+      if (bits === -1) {
+        for (let i = base; i < base + 32; i += 4) {
+          t = v[i]! - c0;
+          r = s0 + t;
+          c0 = r - s0 - t;
+          s0 = r;
+          t = v[i + 1]! - c1;
+          r = s1 + t;
+          c1 = r - s1 - t;
+          s1 = r;
+          t = v[i + 2]! - c2;
+          r = s2 + t;
+          c2 = r - s2 - t;
+          s2 = r;
+          t = v[i + 3]! - c3;
+          r = s3 + t;
+          c3 = r - s3 - t;
+          s3 = r;
+        }
+        continue;
+      }
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        t = v[base + 31 - Math.clz32(low)]! - c0;
+        r = s0 + t;
+        c0 = r - s0 - t;
+        s0 = r;
+      }
+    }
+  }
+  // Fold the lanes with the same step: each lane is worth s - c.
+  let sum = 0;
+  let comp = 0;
+  const parts = [s0, -c0, s1, -c1, s2, -c2, s3, -c3];
+  for (let k = 0; k < 8; k++) {
+    t = parts[k]! - comp;
+    r = sum + t;
+    comp = r - sum - t;
+    sum = r;
+  }
+  out.sum = sum;
+  out.compensation = comp;
+  out.simple = sum;
+}
+
+function plainSum(v: Float64Array | Float32Array, n: number, sel: Selection): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) if (sel === null || sel[i >>> 5]! & (1 << (i & 31))) s += v[i]!;
+  return s;
+}
+
+/** Kahan partial sum and count of a float/double column's selected non-null values. */
+export function sumFloats(data: Data, sel: Selection): FloatSum {
+  const kind = kindOf(data);
+  if (kind !== 'float32' && kind !== 'float64') throw new TypeError('sumFloats over an integer column');
+  const s = withValues(data, sel);
+  const v = data.values as Float64Array | Float32Array;
+  const out: FloatSum = { sum: 0, compensation: 0, simple: 0, count: countSelected(s, data.length) };
+  kahanLanes(v, data.length, s, out);
+  // Infinities make the compensated sum NaN; Cassandra then answers with the plain sum (rare: recompute it).
+  if (Number.isNaN(out.sum + out.compensation)) out.simple = plainSum(v, data.length, s);
+  return out;
+}
+
+// ---- min / max --------------------------------------------------------------------------------
+
+export interface Extreme<T> {
+  /** undefined: no selected non-null value. */
+  value: T | undefined;
+}
+
+function floatExtreme(v: Float64Array | Float32Array, n: number, sel: Selection, max: boolean): number | undefined {
+  // Java's Double.compare order (what Cassandra's min/max use): -0.0 < 0.0 and NaN above everything.
+  let m = max ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  let nans = 0;
+  let seen = 0;
+  if (sel === null) {
+    seen = n;
+    if (max) {
+      for (let i = 0; i < n; i++) {
+        const x = v[i]!;
+        if (x > m) m = x;
+        else if (x !== x) nans++;
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        const x = v[i]!;
+        if (x < m) m = x;
+        else if (x !== x) nans++;
+      }
+    }
+  } else {
+    const words = wordCount(n);
+    for (let w = 0; w < words; w++) {
+      let bits = sel[w]!;
+      if (bits === 0) continue;
+      const base = w << 5;
+      if (bits === -1) {
+        seen += 32;
+        for (let i = base; i < base + 32; i++) {
+          const x = v[i]!;
+          if (max ? x > m : x < m) m = x;
+          else if (x !== x) nans++;
+        }
+        continue;
+      }
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        seen++;
+        const x = v[base + 31 - Math.clz32(low)]!;
+        if (max ? x > m : x < m) m = x;
+        else if (x !== x) nans++;
+      }
+    }
+  }
+  if (seen === 0) return undefined;
+  if (max && nans > 0) return Number.NaN;
+  if (!max && nans === seen) return Number.NaN;
+  if (m === 0) {
+    // The first zero seen won; the other sign may be there too (rare: scan again).
+    const want = max ? 0 : -0;
+    for (let i = 0; i < n; i++) {
+      if ((sel === null || sel[i >>> 5]! & (1 << (i & 31))) && Object.is(v[i], want)) return want;
+    }
+  }
+  return m;
+}
+
+function narrowExtreme(v: Int8Array | Int16Array | Int32Array, n: number, sel: Selection, max: boolean) {
+  let m = max ? -Infinity : Infinity;
+  let seen = false;
+  const words = wordCount(n);
+  for (let w = 0; w < words; w++) {
+    let bits = sel === null ? -1 : sel[w]!;
+    if (bits === 0) continue;
+    seen = true;
+    const base = w << 5;
+    if (bits === -1) {
+      const end = Math.min(n, base + 32);
+      if (max) for (let i = base; i < end; i++) m = v[i]! > m ? v[i]! : m;
+      else for (let i = base; i < end; i++) m = v[i]! < m ? v[i]! : m;
+      continue;
+    }
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const x = v[base + 31 - Math.clz32(low)]!;
+      if (max ? x > m : x < m) m = x;
+    }
+  }
+  return seen && n > 0 ? m : undefined;
+}
+
+function int64Extreme(w32: Int32Array, n: number, sel: Selection, max: boolean): bigint | undefined {
+  let mh = 0;
+  let ml = 0;
+  let seen = false;
+  for (let i = 0; i < n; i++) {
+    if (sel !== null && !(sel[i >>> 5]! & (1 << (i & 31)))) continue;
+    const h = w32[2 * i + 1]!;
+    const l = w32[2 * i]! >>> 0;
+    if (!seen || (max ? h > mh || (h === mh && l > ml) : h < mh || (h === mh && l < ml))) {
+      mh = h;
+      ml = l;
+      seen = true;
+    }
+  }
+  return seen ? (BigInt(mh) << 32n) + BigInt(ml) : undefined;
+}
+
+function extreme(data: Data, sel: Selection, max: boolean): number | bigint | undefined {
+  const kind = kindOf(data);
+  const s = withValues(data, sel);
+  const n = data.length;
+  switch (kind) {
+    case 'float32':
+    case 'float64':
+      return floatExtreme(data.values as Float64Array, n, s, max);
+    case 'int64':
+      return int64Extreme(int64Words(data), n, s, max);
+    default:
+      return narrowExtreme(data.values as Int32Array, n, s, max);
+  }
+}
+
+/** max(column) over the selection (bigint for 64-bit columns); undefined when there is no value. */
+export function maxOf(data: Data, sel: Selection): number | bigint | undefined {
+  return extreme(data, sel, true);
+}
+
+export function minOf(data: Data, sel: Selection): number | bigint | undefined {
+  return extreme(data, sel, false);
+}
+
+// ---- filters ----------------------------------------------------------------------------------
+
+export type CompareOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+
+/** Java's Double.compare (Cassandra compares floats and doubles with it, in filters too). */
+export function javaCompare(x: number, y: number): number {
+  if (x < y) return -1;
+  if (x > y) return 1;
+  const xn = x !== x;
+  const yn = y !== y;
+  if (xn || yn) return xn === yn ? 0 : xn ? 1 : -1;
+  if (x === 0 && y === 0) {
+    const xneg = Object.is(x, -0);
+    return xneg === Object.is(y, -0) ? 0 : xneg ? -1 : 1;
+  }
+  return 0;
+}
+
+function accepts(op: CompareOp, c: number): boolean {
+  switch (op) {
+    case '=':
+      return c === 0;
+    case '!=':
+      return c !== 0;
+    case '<':
+      return c < 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    case '>=':
+      return c >= 0;
+  }
+}
+
+/**
+ * Predicate bits for every row, 32 at a time, branch-free (`+(a > b)` compiles to a flag, not a jump: with
+ * random data a branch mispredicts half the time). For floats with a constant that is neither zero nor NaN,
+ * JS comparisons give Java's answers once NaN is placed above everything: `!(v <= c)` for `>`.
+ */
+function predicateWords(
+  v: Float64Array | Float32Array | Int8Array | Int16Array | Int32Array,
+  n: number,
+  op: CompareOp,
+  c: number,
+  out: Int32Array,
+): void {
+  const full = n >>> 5;
+  for (let w = 0; w < full; w++) {
+    const b = w << 5;
+    let m = 0;
+    switch (op) {
+      case '>':
+        for (let j = 0; j < 32; j++) m |= +!(v[b + j]! <= c) << j;
+        break;
+      case '>=':
+        for (let j = 0; j < 32; j++) m |= +!(v[b + j]! < c) << j;
+        break;
+      case '<':
+        for (let j = 0; j < 32; j++) m |= +(v[b + j]! < c) << j;
+        break;
+      case '<=':
+        for (let j = 0; j < 32; j++) m |= +(v[b + j]! <= c) << j;
+        break;
+      case '=':
+        for (let j = 0; j < 32; j++) m |= +(v[b + j]! === c) << j;
+        break;
+      case '!=':
+        for (let j = 0; j < 32; j++) m |= +(v[b + j]! !== c) << j;
+        break;
+    }
+    out[w] = m;
+  }
+  if (full < out.length) {
+    let m = 0;
+    for (let i = full << 5; i < n; i++) if (accepts(op, javaCompare(v[i]!, c))) m |= 1 << (i & 31);
+    out[full] = m;
+  }
+}
+
+/** Rows of `sel` whose value is not null and satisfies `value op constant` (Cassandra's comparison semantics). */
+export function filterCompare(data: Data, op: CompareOp, constant: number | bigint, sel: Selection): Int32Array {
+  const kind = kindOf(data);
+  const n = data.length;
+  const out = new Int32Array(wordCount(n));
+  if (kind === 'int64') {
+    const c = BigInt.asIntN(64, BigInt(constant));
+    const ch = Number(c >> 32n);
+    const cl = Number(c & 0xffffffffn);
+    const w32 = int64Words(data);
+    for (let i = 0; i < n; i++) {
+      const h = w32[2 * i + 1]!;
+      const l = w32[2 * i]! >>> 0;
+      const cmp = h !== ch ? (h < ch ? -1 : 1) : l < cl ? -1 : l > cl ? 1 : 0;
+      if (accepts(op, cmp)) out[i >>> 5]! |= 1 << (i & 31);
+    }
+  } else {
+    const c = Number(constant);
+    const v = data.values as Float64Array;
+    const floats = kind === 'float32' || kind === 'float64';
+    if (!floats || (c === c && c !== 0)) {
+      // For a float column the constant is the bound float value (exact as a double), so doubles compare alike.
+      predicateWords(v, n, op, c, out);
+    } else {
+      for (let i = 0; i < n; i++) if (accepts(op, javaCompare(v[i]!, c))) out[i >>> 5]! |= 1 << (i & 31);
+    }
+  }
+  const s = withValues(data, sel);
+  if (s !== null) for (let w = 0; w < out.length; w++) out[w] = out[w]! & s[w]!;
+  return out;
+}

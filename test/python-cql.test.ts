@@ -1,0 +1,170 @@
+// CQL through the Python driver (python3-cassandra 3.25): prepared statements with many types and their
+// routing keys, paging with fetch_size (within a partition, across partitions, reversed) at v5, v4 and v3,
+// a batch, and the server error codes the driver maps to its exceptions. Scenarios: test/python/cql_checks.py.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pythonDriverAvailable, runPython } from './support/python-driver.js';
+import { type ServerProcess, startServer } from './support/server-process.js';
+
+interface ScenarioResult {
+  ok: boolean;
+  error?: ErrorInfo;
+  trace?: string;
+  [key: string]: unknown;
+}
+
+interface ErrorInfo {
+  type: string;
+  code: number | null;
+  message: string;
+  keyspace?: string;
+  table?: string;
+}
+
+type Pages = [number, number][][];
+
+interface PagingRun {
+  protocol_version: number;
+  within: Pages;
+  within_prepared: Pages;
+  across: Pages;
+  unpaged: [number, number][];
+  reversed: Pages;
+  desc_table: Pages;
+  iterated: number[];
+}
+
+const available = await pythonDriverAvailable();
+let server: ServerProcess;
+let results: Record<string, ScenarioResult> = {};
+
+function ok(name: string): ScenarioResult {
+  const r = results[name];
+  expect(r, `scenario ${name} did not run`).toBeDefined();
+  expect(r.ok, `scenario ${name} failed: ${JSON.stringify(r.error)}\n${r.trace ?? ''}`).toBe(true);
+  return r;
+}
+
+const range = (n: number, from = 0) => [...Array(n).keys()].map((i) => i + from);
+
+describe.runIf(available)('CQL through the Python driver', () => {
+  beforeAll(async () => {
+    server = await startServer();
+    results = await runPython('cql_checks.py', server.host, server.port);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('a prepared INSERT / SELECT round-trips every type it binds (v5)', () => {
+    const r = ok('prepared_types');
+    expect(r.protocol_version).toBe(5);
+    expect(r.mismatches).toEqual({});
+  });
+
+  it('PREPARE returns the bind and result column metadata and the partition-key index', () => {
+    const r = ok('prepared_types');
+    expect((r.insert_bind_columns as string[])[0]).toBe('k');
+    expect(r.insert_bind_columns as string[]).toHaveLength(23);
+    expect(r.select_result_columns as string[]).toHaveLength(22);
+    expect(r.routing_key_indexes).toEqual([0]);
+    expect(r.routing_key).toBe('00000002');
+  });
+
+  it('a composite partition key gives pk indices in key order and the server token matches the driver token', () => {
+    const r = ok('composite_routing_key');
+    // INSERT (v, c, a, b): key (b, a) -> bind indices [3, 2]
+    expect(r.routing_key_indexes).toEqual([3, 2]);
+    expect(r.routing_key).toBe('00036265650000040000000700');
+    expect(r.server_token).toBe(r.driver_token);
+  });
+
+  for (const version of [5, 4, 3]) {
+    describe(`paging with fetch_size at protocol v${version}`, () => {
+      const run = () => (ok('paging')[`v${version}`] as PagingRun) ?? expect.fail(`no v${version} result`);
+
+      it('negotiated the requested version', () => {
+        expect(run().protocol_version).toBe(version);
+      });
+
+      it('resumes exactly within one partition (simple and prepared statements)', () => {
+        for (const pages of [run().within, run().within_prepared]) {
+          expect(pages.map((p) => p.length)).toEqual([7, 7, 7, 4]);
+          expect(pages.flat().map(([, c]) => c)).toEqual(range(25));
+        }
+      });
+
+      it('resumes exactly across partitions', () => {
+        const { across, unpaged } = run();
+        expect(unpaged).toHaveLength(25 + 7 * 6);
+        expect(across.slice(0, -1).every((p) => p.length === 4)).toBe(true);
+        expect(across.flat()).toEqual(unpaged);
+      });
+
+      it('resumes exactly in a reversed query and on a DESC table', () => {
+        expect(
+          run()
+            .reversed.flat()
+            .map(([, c]) => c),
+        ).toEqual(range(25).reverse());
+        expect(run().reversed.map((p) => p.length)).toEqual([6, 6, 6, 6, 1]);
+        expect(
+          run()
+            .desc_table.flat()
+            .map(([, c]) => c),
+        ).toEqual(range(25).reverse());
+      });
+
+      it('iterating a ResultSet fetches the following pages', () => {
+        expect(run().iterated).toEqual(range(25));
+      });
+    });
+  }
+
+  it('a logged batch of prepared and simple statements applies all of them', () => {
+    const r = ok('batch');
+    expect(r.rows).toEqual([
+      [0, 'upd'],
+      [1, 'b1'],
+      [2, 'b2'],
+      [3, 'b3'],
+      [4, 'b4'],
+    ]);
+  });
+
+  describe('errors', () => {
+    const err = (name: string) => (ok('errors')[name] as ErrorInfo | null) ?? expect.fail(`${name} did not fail`);
+
+    it('unknown table: InvalidRequest 0x2200', () => {
+      expect(err('unknown_table')).toMatchObject({ type: 'InvalidRequest', code: 0x2200 });
+      expect(err('unknown_table').message).toContain('nope');
+    });
+
+    it('garbage: SyntaxException 0x2000', () => {
+      expect(err('syntax')).toMatchObject({ type: 'SyntaxException', code: 0x2000 });
+    });
+
+    it('filtering without ALLOW FILTERING: InvalidRequest with the Cassandra message', () => {
+      expect(err('filtering')).toMatchObject({ type: 'InvalidRequest', code: 0x2200 });
+      expect(err('filtering').message).toContain(
+        'Cannot execute this query as it might involve data filtering and thus may have unpredictable performance. ' +
+          'If you want to execute this query despite the performance unpredictability, use ALLOW FILTERING',
+      );
+    });
+
+    it('PREPARE of an unknown column: InvalidRequest', () => {
+      expect(err('prepare_unknown_column')).toMatchObject({ type: 'InvalidRequest', code: 0x2200 });
+      expect(err('prepare_unknown_column').message).toContain('Undefined column name nope');
+    });
+
+    it('USE of an unknown keyspace and an INSERT missing a clustering column: InvalidRequest', () => {
+      expect(err('use_unknown_keyspace')).toMatchObject({ type: 'InvalidRequest', code: 0x2200 });
+      expect(err('missing_clustering_key')).toMatchObject({ type: 'InvalidRequest', code: 0x2200 });
+      expect(err('missing_clustering_key').message).toContain('Some clustering key parts are missing: c');
+    });
+
+    it('an existing table: AlreadyExists carrying keyspace and table', () => {
+      expect(err('already_exists')).toMatchObject({ type: 'AlreadyExists', keyspace: 'pyc', table: 'e' });
+    });
+  });
+});

@@ -1,0 +1,239 @@
+"""CQL scenarios through the Python driver: prepared statements with many types, paging with fetch_size
+(within a partition, across partitions, reversed) at protocol v5, v4 and v3, batches, and server error codes.
+
+Usage: cql_checks.py host port [scenario ...]; prints one JSON object {scenario: result}.
+"""
+import datetime
+import decimal
+import uuid
+
+from cassandra import AlreadyExists, InvalidRequest
+from cassandra.protocol import SyntaxException
+from cassandra.query import BatchStatement, SimpleStatement
+from common import cluster, error_info, run, scenario
+
+REPLICATION = "{'class': 'SimpleStrategy', 'replication_factor': 1}"
+VERSIONS = (5, 4, 3)
+
+_setup_done = False
+
+
+def _session(version=None, **kwargs):
+    if version is not None:
+        kwargs['protocol_version'] = version
+        # lz4 is only used on v5 here; v3/v4 run uncompressed
+        if version < 5:
+            kwargs['compression'] = False
+    c = cluster(**kwargs)
+    return c, c.connect()
+
+
+def _setup(s):
+    global _setup_done
+    if _setup_done:
+        return
+    s.execute(f'CREATE KEYSPACE IF NOT EXISTS pyc WITH replication = {REPLICATION}')
+    s.execute('CREATE TABLE IF NOT EXISTS pyc.p (k int, c int, v text, PRIMARY KEY (k, c))')
+    s.execute(
+        'CREATE TABLE IF NOT EXISTS pyc.r (k int, c int, v text, PRIMARY KEY (k, c)) WITH CLUSTERING ORDER BY (c DESC)'
+    )
+    ins = s.prepare('INSERT INTO pyc.p (k, c, v) VALUES (?, ?, ?)')
+    ins_r = s.prepare('INSERT INTO pyc.r (k, c, v) VALUES (?, ?, ?)')
+    for c in range(25):
+        s.execute(ins, (1, c, f'v{c}'))
+        s.execute(ins_r, (1, c, f'v{c}'))
+    for k in range(10, 17):
+        for c in range(6):
+            s.execute(ins, (k, c, 'x'))
+    _setup_done = True
+
+
+def _pages(s, query, params=None, fetch_size=7, prepared=False):
+    stmt = s.prepare(query) if prepared else SimpleStatement(query, fetch_size=fetch_size)
+    if prepared:
+        stmt.fetch_size = fetch_size
+    pages = []
+    paging_state = None
+    for _ in range(100):
+        rs = s.execute(stmt, params, paging_state=paging_state)
+        pages.append([[r.k, r.c] for r in rs.current_rows])
+        paging_state = rs.paging_state
+        if not rs.has_more_pages:
+            break
+    return pages
+
+
+@scenario
+def prepared_types():
+    c, s = _session()
+    try:
+        s.execute(f'CREATE KEYSPACE IF NOT EXISTS pyc WITH replication = {REPLICATION}')
+        s.execute(
+            'CREATE TABLE IF NOT EXISTS pyc.types (k int PRIMARY KEY, a ascii, bi bigint, bl blob, bo boolean, '
+            'da date, de decimal, do double, fl float, ine inet, si smallint, te text, ti time, ts timestamp, '
+            'tu timeuuid, tiny tinyint, u uuid, vi varint, st set<int>, li list<text>, ma map<text, int>, '
+            'fr frozen<list<int>>, tup tuple<int, text>)'
+        )
+        values = {
+            'a': 'ascii',
+            'bi': -(2**63),
+            'bl': b'\x00\x01\xff',
+            'bo': False,
+            'da': datetime.date(2024, 2, 29),
+            'de': decimal.Decimal('-123456789.987654321'),
+            'do': 2.5e-300,
+            'fl': 0.25,
+            'ine': '10.1.2.3',
+            'si': 32767,
+            'te': 'tëxt ✓',
+            'ti': datetime.time(23, 59, 59, 999999),
+            'ts': datetime.datetime(2024, 1, 2, 3, 4, 5, 678000),
+            'tu': uuid.UUID('e7e1a200-4b1f-11ee-8000-000000000001'),
+            'tiny': -1,
+            'u': uuid.UUID('123e4567-e89b-42d3-a456-426614174000'),
+            'vi': -(10**30),
+            'st': {3, 1, 2},
+            'li': ['b', 'a'],
+            'ma': {'x': 1, 'y': 2},
+            'fr': [1, 1],
+            'tup': (1, 'one'),
+        }
+        cols = list(values)
+        insert = s.prepare(f'INSERT INTO pyc.types (k, {", ".join(cols)}) VALUES (?, {", ".join("?" for _ in cols)})')
+        s.execute(insert, [1] + [values[col] for col in cols])
+        select = s.prepare(f'SELECT {", ".join(cols)} FROM pyc.types WHERE k = ?')
+        row = s.execute(select, [1]).one()
+        got = {col: getattr(row, col) for col in cols}
+        mismatches = {}
+        for col in cols:
+            expected, actual = values[col], got[col]
+            if col == 'da':
+                actual = actual.date() if hasattr(actual, 'date') else actual
+            if col == 'ti':
+                actual = actual.time() if hasattr(actual, 'time') else actual
+            if col == 'st':
+                actual = set(actual)
+            if col == 'ma':
+                actual = dict(actual)
+            if col == 'li' or col == 'fr':
+                actual = list(actual)
+            if col == 'tup':
+                actual = tuple(actual)
+            if expected != actual:
+                mismatches[col] = {'expected': repr(expected), 'actual': repr(actual)}
+        bound = insert.bind([2] + [values[col] for col in cols])
+        return {
+            'mismatches': mismatches,
+            'protocol_version': c.protocol_version,
+            'routing_key_indexes': list(insert.routing_key_indexes or []),
+            'routing_key': bound.routing_key.hex() if bound.routing_key else None,
+            'select_result_columns': [col[2] for col in select.result_metadata] if select.result_metadata else None,
+            'insert_bind_columns': [col.name for col in insert.column_metadata],
+        }
+    finally:
+        c.shutdown()
+
+
+@scenario
+def composite_routing_key():
+    c, s = _session()
+    try:
+        s.execute(f'CREATE KEYSPACE IF NOT EXISTS pyc WITH replication = {REPLICATION}')
+        s.execute('CREATE TABLE IF NOT EXISTS pyc.comp (a int, b text, c int, v int, PRIMARY KEY ((b, a), c))')
+        insert = s.prepare('INSERT INTO pyc.comp (v, c, a, b) VALUES (?, ?, ?, ?)')
+        bound = insert.bind([0, 1, 7, 'bee'])
+        s.execute(bound)
+        token = s.execute("SELECT token(b, a) AS t FROM pyc.comp WHERE b = 'bee' AND a = 7").one()
+        driver_token = c.metadata.token_map.token_class.from_key(bound.routing_key).value
+        return {
+            'routing_key_indexes': list(insert.routing_key_indexes or []),
+            'routing_key': bound.routing_key.hex(),
+            'server_token': token.t if token else None,
+            'driver_token': driver_token,
+        }
+    finally:
+        c.shutdown()
+
+
+@scenario
+def paging():
+    out = {}
+    for version in VERSIONS:
+        # no schema metadata needed here: connecting is faster without it
+        c, s = _session(version, schema_metadata_enabled=False)
+        try:
+            _setup(s)
+            unpaged = [[r.k, r.c] for r in s.execute(SimpleStatement('SELECT k, c FROM pyc.p', fetch_size=None))]
+            out[f'v{version}'] = {
+                'protocol_version': c.protocol_version,
+                'within': _pages(s, 'SELECT k, c FROM pyc.p WHERE k = 1', fetch_size=7),
+                'within_prepared': _pages(s, 'SELECT k, c FROM pyc.p WHERE k = ?', [1], fetch_size=7, prepared=True),
+                'across': _pages(s, 'SELECT k, c FROM pyc.p', fetch_size=4),
+                'unpaged': unpaged,
+                'reversed': _pages(s, 'SELECT k, c FROM pyc.p WHERE k = 1 ORDER BY c DESC', fetch_size=6),
+                'desc_table': _pages(s, 'SELECT k, c FROM pyc.r WHERE k = 1', fetch_size=6),
+                'iterated': [r.c for r in s.execute(SimpleStatement('SELECT c FROM pyc.p WHERE k = 1', fetch_size=4))],
+            }
+        finally:
+            c.shutdown()
+    return out
+
+
+@scenario
+def batch():
+    c, s = _session()
+    try:
+        s.execute(f'CREATE KEYSPACE IF NOT EXISTS pyc WITH replication = {REPLICATION}')
+        s.execute('CREATE TABLE IF NOT EXISTS pyc.b (k int, c int, v text, PRIMARY KEY (k, c))')
+        ins = s.prepare('INSERT INTO pyc.b (k, c, v) VALUES (?, ?, ?)')
+        b = BatchStatement()
+        for i in range(5):
+            b.add(ins, (1, i, f'b{i}'))
+        b.add(SimpleStatement('UPDATE pyc.b SET v = %s WHERE k = %s AND c = %s'), ('upd', 1, 0))
+        s.execute(b)
+        rows = [[r.c, r.v] for r in s.execute('SELECT c, v FROM pyc.b WHERE k = 1')]
+        return {'rows': rows}
+    finally:
+        c.shutdown()
+
+
+def _error_of(fn):
+    try:
+        fn()
+        return None
+    except Exception as e:  # noqa: BLE001
+        return error_info(e)
+
+
+@scenario
+def errors():
+    c, s = _session()
+    try:
+        s.execute(f'CREATE KEYSPACE IF NOT EXISTS pyc WITH replication = {REPLICATION}')
+        s.execute('CREATE TABLE IF NOT EXISTS pyc.e (k int, c int, v int, PRIMARY KEY (k, c))')
+        out = {
+            'unknown_table': _error_of(lambda: s.execute('SELECT * FROM pyc.nope')),
+            'syntax': _error_of(lambda: s.execute('SELEC * FROM pyc.e')),
+            'filtering': _error_of(lambda: s.execute('SELECT * FROM pyc.e WHERE v = 1')),
+            'prepare_unknown_column': _error_of(lambda: s.prepare('SELECT nope FROM pyc.e')),
+            'use_unknown_keyspace': _error_of(lambda: s.execute('USE pyc_nope')),
+            'missing_clustering_key': _error_of(lambda: s.execute('INSERT INTO pyc.e (k, v) VALUES (1, 1)')),
+        }
+        try:
+            s.execute('CREATE TABLE pyc.e (k int PRIMARY KEY)')
+            out['already_exists'] = None
+        except AlreadyExists as e:
+            out['already_exists'] = {**error_info(e), 'keyspace': e.keyspace, 'table': e.table}
+        except Exception as e:  # noqa: BLE001
+            out['already_exists'] = error_info(e)
+        out['classes'] = {
+            'invalid': InvalidRequest.error_code if hasattr(InvalidRequest, 'error_code') else None,
+            'syntax': SyntaxException.error_code,
+        }
+        return out
+    finally:
+        c.shutdown()
+
+
+if __name__ == '__main__':
+    run()
