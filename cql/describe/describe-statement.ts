@@ -12,6 +12,7 @@ import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
 import { native } from '../types/cql-type.js';
 import { clusterColumns, clusterRow } from './cluster-description.js';
 import { describePagingOffset, encodeDescribePagingState } from './describe-paging.js';
+import { compareIgnoreCase } from './java-ordering.js';
 import {
   elementColumns,
   isLocalSystemKeyspace,
@@ -168,7 +169,8 @@ export class DescribeStatement implements CqlStatement {
     provider: (ks: KeyspaceMetadata) => SchemaElement[],
   ): SchemaElement[] {
     const keyspaces = current === undefined ? sortedKeyspaces(catalog) : [validateKeyspace(catalog, current)];
-    return keyspaces.flatMap(provider);
+    // Listings are by name, even for types (which DESCRIBE KEYSPACE gives in dependency order).
+    return keyspaces.flatMap((ks) => provider(ks).sort((a, b) => compareIgnoreCase(a.name, b.name)));
   }
 
   private describeTable(catalog: SchemaCatalog, name: QualifiedName, current: string | undefined): SchemaElement[] {

@@ -10,6 +10,7 @@ import { type BoundValue, type ColumnSpec, UNSET } from '../query-handler.js';
 import { type CqlType, cqlTypeToString } from '../types/cql-type.js';
 import type { Literal } from '../types/literal.js';
 import { literalToBytes } from '../types/literal-parser.js';
+import { normalizeValue } from '../types/value-normalizer.js';
 import { validateValue } from '../types/value-validator.js';
 
 export type TermValue = Buffer | null | typeof UNSET;
@@ -58,11 +59,14 @@ export class ConstantTerm extends BoundTerm {
 
 export class MarkerTerm extends BoundTerm {
   readonly isConstant = false;
+  /** Bound collections are re-serialized sorted and de-duplicated, as Cassandra stores sets and maps. */
+  private readonly normalize: boolean;
   constructor(
     readonly index: number,
     readonly receiver: Receiver,
   ) {
     super();
+    this.normalize = receiver.type.kind !== 'native' && receiver.type.kind !== 'custom';
   }
   value(values: readonly BoundValue[]): TermValue {
     const v = values[this.index];
@@ -73,6 +77,7 @@ export class MarkerTerm extends BoundTerm {
       } catch (e) {
         throw new InvalidRequest(`Exception while binding column ${this.receiver.name}: ${(e as Error).message}`);
       }
+      if (this.normalize) return normalizeValue(this.receiver.type, v);
     }
     return v;
   }

@@ -59,6 +59,8 @@ function defaultName(s: Selectable): string {
     case 'ttl':
       return `${s.kind}(${defaultName(s.target)})`;
     case 'function':
+      // COUNT(1) is count(*) to Cassandra, named "count".
+      if (s.name.toLowerCase() === 'count' && s.args.length === 1 && s.args[0]!.kind === 'term') return 'count';
       return `system.${s.name}(${s.args.map(defaultName).join(', ')})`;
     case 'cast':
       return `cast(${defaultName(s.arg)} as ${s.type})`;
@@ -252,10 +254,38 @@ function compileAggregate(table: TableMetadata, name: string, arg: Selectable): 
   };
 }
 
+function usesCellMetadata(s: Selectable): boolean {
+  switch (s.kind) {
+    case 'writetime':
+    case 'maxwritetime':
+    case 'ttl':
+      return true;
+    case 'function':
+      return s.args.some(usesCellMetadata);
+    case 'cast':
+    case 'field':
+    case 'element':
+    case 'slice':
+    case 'negate':
+    case 'typeHint':
+      return usesCellMetadata(s.arg);
+    case 'binary':
+      return usesCellMetadata(s.left) || usesCellMetadata(s.right);
+    case 'tuple':
+    case 'list':
+    case 'set':
+      return s.elements.some(usesCellMetadata);
+    default:
+      return false;
+  }
+}
+
 export class Selection {
   readonly selectors: readonly CompiledSelector[];
   readonly isAggregate: boolean;
   readonly isWildcard: boolean;
+  /** Some selector reads cell timestamps or TTLs (writetime/ttl). */
+  readonly needsCellMetadata: boolean;
 
   constructor(
     readonly table: TableMetadata,
@@ -284,6 +314,7 @@ export class Selection {
         };
       });
     }
+    this.needsCellMetadata = selectors.some((sel) => usesCellMetadata(sel.selectable));
     // Plain columns beside aggregates are allowed: they take the value of the group's first row.
     this.isAggregate = this.selectors.some((s) => s.aggregate);
   }

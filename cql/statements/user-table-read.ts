@@ -2,6 +2,7 @@
 // slice, or a token-ordered scan of the table; rows are filtered (ALLOW FILTERING), projected and
 // paged. Values stay the stored bytes; only filters and aggregates look inside them.
 
+import { inSlice } from '../../storage/clustering-bounds.js';
 import { murmur3Token } from '../../storage/murmur3-token.js';
 import { deserializePartitionKey } from '../../storage/partition-key.js';
 import type { ComplexValue, ReadRow } from '../../storage/row-projection.js';
@@ -66,13 +67,7 @@ export class UserTableRead {
         this.columnIds.push(c.id);
       }
     });
-    const withMetadata = selection.selectors.some(
-      (s) =>
-        s.spec.name.startsWith('writetime(') ||
-        s.spec.name.startsWith('ttl(') ||
-        s.spec.name.startsWith('maxwritetime('),
-    );
-    this.projection = new Projection(this.columnIds, withMetadata);
+    this.projection = new Projection(this.columnIds, selection.needsCellMetadata);
     this.includeStatic = table.columns.some((c, i) => c.kind === 'static' && needed.has(i));
 
     this.distinct = ast.distinct;
@@ -185,13 +180,21 @@ export class UserTableRead {
     const store = storeOf(ctx, this.table);
 
     const out: SelectedRow[] = [];
+    /** Byte-comparable clustering of each row of `out` (ORDER BY across IN partitions sorts by it). */
+    const outClustering: Buffer[] = [];
     const want = () => Math.min(pageSize - out.length, remaining);
     let next: PagingState | undefined;
+    // Several partitions with ORDER BY: rows are merged by clustering, LIMIT applies after the merge.
+    const mergeLimit = this.ast.orderBy.length > 0 && this.where.hasPartitionKey ? remaining : Number.POSITIVE_INFINITY;
+    if (Number.isFinite(mergeLimit)) remaining = Number.POSITIVE_INFINITY;
 
+    let rangeFilter: ((clustering: Buffer) => boolean) | undefined;
     const accept = (pr: PartitionRead, row: ReadRow | undefined): boolean => {
+      if (rangeFilter && (!row || !rangeFilter(row.clustering))) return false;
       const sel = this.selectedRow(pr, row);
       for (const f of filters) if (!f(sel)) return false;
       out.push(sel);
+      outClustering.push(row?.clustering ?? EMPTY);
       remaining--;
       return true;
     };
@@ -258,6 +261,11 @@ export class UserTableRead {
       }
     } else {
       const bounds = this.where.tokenBounds(values);
+      // Clustering restrictions without a partition key (ALLOW FILTERING): one range is pushed down to the
+      // scan, several are checked row by row.
+      const ranges = this.where.hasClusteringRestrictions ? this.where.clusteringRanges(values) : undefined;
+      const pushed = ranges?.length === 1 ? ranges[0] : undefined;
+      if (ranges && !pushed) rangeFilter = (c: Buffer) => ranges.some((r) => inSlice(c, r.start, r.end));
       let after: PagingPosition | undefined = state
         ? {
             token: state.token,
@@ -276,6 +284,8 @@ export class UserTableRead {
           nowInSeconds: now,
           startToken: bounds.start,
           endToken: bounds.end,
+          start: pushed?.start,
+          end: pushed?.end,
           after,
           limit: chunk,
           perPartitionLimit: Number.isFinite(ppLimit) ? ppLimit : undefined,
@@ -330,7 +340,16 @@ export class UserTableRead {
     if (aggregate) {
       return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: [this.selection.aggregate(out)] };
     }
-    const rows = out.map((r) => this.selection.project(r));
+    let selected = out;
+    if (Number.isFinite(mergeLimit) || (this.ast.orderBy.length > 0 && out.length > 1)) {
+      const order = out.map((_, i) => i);
+      order.sort((a, b) => {
+        const c = Buffer.compare(outClustering[a]!, outClustering[b]!);
+        return (this.reversed ? -c : c) || a - b;
+      });
+      selected = order.slice(0, Number.isFinite(mergeLimit) ? mergeLimit : undefined).map((i) => out[i]!);
+    }
+    const rows = selected.map((r) => this.selection.project(r));
     let pagingState: Buffer | undefined;
     if (next && remaining > 0) {
       next.remaining = Number.isFinite(remaining) ? remaining : NO_LIMIT;
