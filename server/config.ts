@@ -2,6 +2,7 @@
 // variables (PMEMCQL_<NAME>) and CLI flags. Invalid settings fail fast naming the key.
 
 import { readFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 
@@ -218,6 +219,20 @@ export function loadConfig(sources: ConfigSources = {}): ServerConfig {
   applySettings(config, sources.flags ?? {}, 'command line');
   if (!config.rpc_address) config.rpc_address = config.listen_address;
   return config;
+}
+
+/**
+ * The address clients are told to use (system.local rpc_address). A wildcard listen address is not
+ * routable, so, like Cassandra's broadcast_rpc_address, it is replaced by this host's first external
+ * IPv4 address (or loopback).
+ */
+export function advertisedRpcAddress(config: ServerConfig): string {
+  const a = config.rpc_address;
+  if (a !== '0.0.0.0' && a !== '::') return a;
+  for (const list of Object.values(networkInterfaces())) {
+    for (const i of list ?? []) if (i.family === 'IPv4' && !i.internal) return i.address;
+  }
+  return '127.0.0.1';
 }
 
 /** The pool file the server opens. */

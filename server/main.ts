@@ -14,7 +14,7 @@ import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
 import { SystemRows } from '../cql/system/system-rows.js';
 import type { RowObject } from '../cql/system/virtual-table.js';
 import { StorageEngine } from '../storage/storage-engine.js';
-import { ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
+import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { NativeServer } from './native-server.js';
 
@@ -85,8 +85,8 @@ async function main(): Promise<void> {
     clusterName: config.cluster_name,
     dataCenter: config.data_center,
     rack: config.rack,
-    listenAddress: config.listen_address,
-    rpcAddress: config.rpc_address,
+    listenAddress: config.listen_address === '0.0.0.0' ? advertisedRpcAddress(config) : config.listen_address,
+    rpcAddress: advertisedRpcAddress(config),
     nativePort: config.native_transport_port,
     tokens: evenTokens(config.num_tokens),
     nativeProtocolVersion: 5,
