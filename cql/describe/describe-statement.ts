@@ -15,7 +15,6 @@ import { describePagingOffset, encodeDescribePagingState } from './describe-pagi
 import { compareIgnoreCase } from './java-ordering.js';
 import {
   elementColumns,
-  isLocalSystemKeyspace,
   isSystemKeyspace,
   keyspaceElement,
   keyspaceElements,
@@ -69,7 +68,7 @@ function isListing(target: DescribeTarget): boolean {
 
 /** DESCRIBE CLUSTER adds range ownership only for a non-system keyspace in use. */
 function withRangeOwnership(keyspace: string | undefined): boolean {
-  return keyspace !== undefined && !isLocalSystemKeyspace(keyspace) && !SYSTEM_KEYSPACE_NAMES.has(keyspace);
+  return keyspace !== undefined && !SYSTEM_KEYSPACE_NAMES.has(keyspace);
 }
 
 export class DescribeStatement implements CqlStatement {

@@ -38,11 +38,6 @@ export function isSystemKeyspace(ks: KeyspaceMetadata): boolean {
   return ks.virtual || SYSTEM_KEYSPACE_NAMES.has(ks.name);
 }
 
-/** SchemaConstants.isLocalSystemKeyspace. */
-export function isLocalSystemKeyspace(name: string): boolean {
-  return name === 'system' || name === 'system_schema';
-}
-
 export function keyspaceElement(ks: KeyspaceMetadata): SchemaElement {
   return { type: 'keyspace', keyspace: ks.name, name: ks.name, toCql: () => keyspaceCql(ks) };
 }

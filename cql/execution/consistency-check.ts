@@ -17,11 +17,26 @@ function factor(v: string | undefined): number {
   return Number.parseInt(v.split('/')[0]!, 10) || 0;
 }
 
+interface Replication {
+  total: number;
+  local: number;
+  perDc: Map<string, number>;
+}
+
+/** Keyspace metadata objects are replaced on change, so the computed replication can be cached per object. */
+const cache = new WeakMap<KeyspaceMetadata, Replication>();
+
+function replication(ks: KeyspaceMetadata, localDc: string): Replication {
+  let r = cache.get(ks);
+  if (!r) {
+    r = computeReplication(ks, localDc);
+    cache.set(ks, r);
+  }
+  return r;
+}
+
 /** Replicas per datacenter; LocalStrategy counts as one local replica. */
-function replication(
-  ks: KeyspaceMetadata,
-  localDc: string,
-): { total: number; local: number; perDc: Map<string, number> } {
+function computeReplication(ks: KeyspaceMetadata, localDc: string): Replication {
   const cls = ks.replication.class ?? '';
   if (cls.endsWith('SimpleStrategy')) {
     const rf = factor(ks.replication.replication_factor);

@@ -92,9 +92,15 @@ function tombstone(columnId: number, w: WriteContext, path?: Buffer): Cell {
   return { column: columnId, path, ts: w.ts, ttl: NO_TTL, ldt: w.now, value: null };
 }
 
+/** Open stores by table metadata object (each ALTER makes a new one), so the hot path skips the id lookup. */
+const stores = new WeakMap<TableMetadata, TableStore>();
+
 export function storeOf(ctx: ExecutionContext, table: TableMetadata): TableStore {
-  const store = ctx.storage.table(tableIdBytes(table), table.options.gc_grace_seconds);
+  let store = stores.get(table);
+  if (store && !store.dropped) return store;
+  store = ctx.storage.table(tableIdBytes(table), table.options.gc_grace_seconds);
   if (!store) throw new InvalidRequest(`table ${table.name} has no storage (was it dropped?)`);
+  stores.set(table, store);
   return store;
 }
 
