@@ -4,13 +4,21 @@
 import { murmur3Token } from '../../storage/murmur3-token.js';
 import { serializePartitionKey } from '../../storage/partition-key.js';
 import { InvalidRequest } from '../errors.js';
+import { toLiteral } from '../execution/bound-term.js';
 import { numericAggregator } from '../functions/aggregate-functions.js';
 import { castFunction } from '../functions/cast-function.js';
 import { callFunction, functionOverloads } from '../functions/native-functions.js';
-import type { Selectable, Selector } from '../parser/ast.js';
+import type { Selectable, Selector, Term } from '../parser/ast.js';
 import type { ColumnSpec } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import { type CqlType, native } from '../types/cql-type.js';
+import { literalToBytes } from '../types/literal-parser.js';
+import {
+  buildCollection,
+  readCollectionElements,
+  readMapEntries,
+  readTupleFields,
+} from '../types/serialized-layout.js';
 import { compareValues } from '../types/value-comparator.js';
 import type { SelectedRow } from './selected-row.js';
 
@@ -66,6 +74,8 @@ function defaultName(s: Selectable): string {
       return `cast(${defaultName(s.arg)} as ${s.type})`;
     case 'field':
       return `${defaultName(s.arg)}.${s.field}`;
+    case 'element':
+      return `${defaultName(s.arg)}[${s.key.kind !== 'literal' ? '?' : s.key.type === 'string' ? `'${s.key.text}'` : s.key.text}]`;
     default:
       return 'expr';
   }
@@ -128,6 +138,73 @@ function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
         value: (row) => {
           const t = row.writetime?.(i) ?? null;
           return t === null ? null : long(t);
+        },
+      };
+    }
+    case 'field': {
+      const inner = compileSelectable(table, s.arg);
+      const t = inner.type;
+      if (t.kind !== 'udt' || inner.aggregate)
+        throw new InvalidRequest(`Invalid field selection: ${defaultName(s.arg)} of type ${t.kind} is not a user type`);
+      const i = t.fields.findIndex((f) => f.name === s.field);
+      if (i < 0) throw new InvalidRequest(`${t.name} has no field ${s.field}`);
+      return {
+        type: t.fields[i]!.type,
+        columns: inner.columns,
+        value: (row) => {
+          const v = inner.value!(row);
+          return v === null ? null : (readTupleFields(v)[i] ?? null);
+        },
+      };
+    }
+    case 'element':
+    case 'slice': {
+      const inner = compileSelectable(table, s.arg);
+      const t = inner.type;
+      if (inner.aggregate || (t.kind !== 'map' && t.kind !== 'set' && t.kind !== 'list')) {
+        throw new InvalidRequest(`Element selection is only allowed on collections (${defaultName(s.arg)})`);
+      }
+      const keyType = t.kind === 'map' ? t.key : t.kind === 'set' ? t.element : native('int');
+      const constant = (term: Term | undefined): Buffer | undefined => {
+        if (!term) return undefined;
+        const l = toLiteral(term);
+        if (!l) throw new InvalidRequest('Only constant element keys are supported in selections');
+        return literalToBytes(keyType, l, `key(${defaultName(s.arg)})`) ?? undefined;
+      };
+      if (s.kind === 'element') {
+        const key = constant(s.key)!;
+        const resultType = t.kind === 'map' ? t.value : t.kind === 'set' ? t.element : t.element;
+        return {
+          type: resultType,
+          columns: inner.columns,
+          value: (row) => {
+            const v = inner.value!(row);
+            if (v === null) return null;
+            if (t.kind === 'map')
+              return readMapEntries(v).find(([k]) => compareValues(keyType, k, key) === 0)?.[1] ?? null;
+            if (t.kind === 'set')
+              return readCollectionElements(v).find((e) => compareValues(keyType, e, key) === 0) ?? null;
+            return readCollectionElements(v)[key.readInt32BE(0)] ?? null;
+          },
+        };
+      }
+      if (t.kind === 'list') throw new InvalidRequest('Slice selection is not supported on lists');
+      const from = constant(s.from);
+      const to = constant(s.to);
+      const inRange = (k: Buffer) =>
+        (!from || compareValues(keyType, k, from) >= 0) && (!to || compareValues(keyType, k, to) <= 0);
+      return {
+        type: t,
+        columns: inner.columns,
+        value: (row) => {
+          const v = inner.value!(row);
+          if (v === null) return null;
+          if (t.kind === 'set') {
+            const kept = readCollectionElements(v).filter(inRange);
+            return kept.length === 0 ? null : buildCollection(kept.length, kept);
+          }
+          const kept = readMapEntries(v).filter(([k]) => inRange(k));
+          return kept.length === 0 ? null : buildCollection(kept.length, kept.flat());
         },
       };
     }
