@@ -24,10 +24,21 @@ function arg(name: string, fallback: string): string {
 }
 
 async function startServer(mode: string, port: number): Promise<{ stop: () => void; dir: string }> {
-  const dir = mode === 'emulated' ? mkdtempSync('/dev/shm/pmemcql-bench-') : mkdtempSync(join(tmpdir(), 'pmemcql-bench-'));
+  const dir =
+    mode === 'emulated' ? mkdtempSync('/dev/shm/pmemcql-bench-') : mkdtempSync(join(tmpdir(), 'pmemcql-bench-'));
   const child = spawn(
     process.execPath,
-    [resolve(import.meta.dirname, '../server/main.js'), '--port', String(port), '--data', dir, '--pool-size', '4GiB', '--log-level', 'warn'],
+    [
+      resolve(import.meta.dirname, '../server/main.js'),
+      '--port',
+      String(port),
+      '--data',
+      dir,
+      '--pool-size',
+      '4GiB',
+      '--log-level',
+      'warn',
+    ],
     { env: { ...process.env, ...(mode === 'emulated' ? { PMEM_IS_PMEM_FORCE: '1' } : {}) }, stdio: 'inherit' },
   );
   for (let i = 0; i < 100; i++) {
@@ -86,7 +97,9 @@ async function main(): Promise<void> {
   const results: Result[] = [];
   try {
     await client.connect();
-    await client.execute("CREATE KEYSPACE bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    await client.execute(
+      "CREATE KEYSPACE bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+    );
     await client.execute('CREATE TABLE bench.kv (k bigint PRIMARY KEY, v blob)');
     const value = Buffer.alloc(100, 7);
     const insert = 'INSERT INTO bench.kv (k, v) VALUES (?, ?)';
@@ -94,8 +107,24 @@ async function main(): Promise<void> {
     const bar = (label: string) => (d: number) => process.stderr.write(`\r${label}: ${d}/${total}`);
     for (const c of [64, 256]) {
       const base = c * 10_000_000;
-      results.push(await run('prepared INSERT', c, total, (i) => client.execute(insert, [cassandra.types.Long.fromNumber(base + i), value], { prepare: true }), bar(`insert x${c}`)));
-      results.push(await run('prepared SELECT by key', c, total, (i) => client.execute(select, [cassandra.types.Long.fromNumber(base + (i % total))], { prepare: true }), bar(`select x${c}`)));
+      results.push(
+        await run(
+          'prepared INSERT',
+          c,
+          total,
+          (i) => client.execute(insert, [cassandra.types.Long.fromNumber(base + i), value], { prepare: true }),
+          bar(`insert x${c}`),
+        ),
+      );
+      results.push(
+        await run(
+          'prepared SELECT by key',
+          c,
+          total,
+          (i) => client.execute(select, [cassandra.types.Long.fromNumber(base + (i % total))], { prepare: true }),
+          bar(`select x${c}`),
+        ),
+      );
     }
     process.stderr.write('\n');
   } finally {
@@ -108,7 +137,9 @@ async function main(): Promise<void> {
   console.log('| workload | in flight | ops/s | p50 ms | p99 ms | max ms |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
-    console.log(`| ${r.name} | ${r.concurrency} | ${Math.round(r.ops)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} |`);
+    console.log(
+      `| ${r.name} | ${r.concurrency} | ${Math.round(r.ops)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} |`,
+    );
   }
 }
 
