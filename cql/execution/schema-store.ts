@@ -4,6 +4,11 @@
 
 import { randomUUID } from 'node:crypto';
 import type { StorageEngine } from '../../storage/storage-engine.js';
+import {
+  signature,
+  type UserAggregateMetadata,
+  type UserFunctionMetadata,
+} from '../functions/user-function-metadata.js';
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
@@ -18,6 +23,8 @@ interface StoredKeyspace {
   replication: Record<string, string>;
   tables: TableMetadata[];
   types: { keyspace: string; name: string; fields: { name: string; type: unknown }[] }[];
+  functions?: UserFunctionMetadata[];
+  aggregates?: UserAggregateMetadata[];
 }
 
 function replacer(_key: string, value: unknown): unknown {
@@ -62,6 +69,8 @@ export class SchemaStore {
         replication: s.replication,
         tables: new Map(s.tables.map((t) => [t.name, t])),
         types: new Map(s.types.map((t) => [t.name, t as never])),
+        functions: new Map((s.functions ?? []).map((f) => [signature(f.name, f.argTypes), f])),
+        aggregates: new Map((s.aggregates ?? []).map((a) => [signature(a.name, a.argTypes), a])),
         virtual: false,
       };
       this.catalog.putKeyspace(ks, true);
@@ -84,6 +93,8 @@ export class SchemaStore {
           replication: { ...ks.replication },
           tables: [...ks.tables.values()],
           types: [...ks.types.values()] as StoredKeyspace['types'],
+          functions: [...(ks.functions?.values() ?? [])],
+          aggregates: [...(ks.aggregates?.values() ?? [])],
         };
         this.storage.stageCatalogPut(
           ctx,

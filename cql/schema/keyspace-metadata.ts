@@ -1,5 +1,7 @@
+import type { UserAggregateMetadata, UserFunctionMetadata } from '../functions/user-function-metadata.js';
 import type { CqlType } from '../types/cql-type.js';
 import type { TableMetadata } from './table-metadata.js';
+import type { ViewMetadata } from './view-metadata.js';
 
 export interface UserTypeMetadata {
   readonly keyspace: string;
@@ -16,4 +18,10 @@ export interface KeyspaceMetadata {
   readonly types: ReadonlyMap<string, UserTypeMetadata>;
   /** Virtual keyspaces are listed in system_virtual_schema, not system_schema. */
   readonly virtual: boolean;
+  /** User-defined functions by signature `name(type, ...)`. */
+  readonly functions?: ReadonlyMap<string, UserFunctionMetadata>;
+  /** User-defined aggregates by signature. */
+  readonly aggregates?: ReadonlyMap<string, UserAggregateMetadata>;
+  /** Materialized views by name (absent: none). */
+  readonly views?: ReadonlyMap<string, ViewMetadata> | undefined;
 }

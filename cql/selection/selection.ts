@@ -8,6 +8,8 @@ import { toLiteral } from '../execution/bound-term.js';
 import { numericAggregator } from '../functions/aggregate-functions.js';
 import { castFunction } from '../functions/cast-function.js';
 import { callFunction, functionOverloads } from '../functions/native-functions.js';
+import { callUserFunction, startAggregate } from '../functions/user-function-call.js';
+import type { UserAggregateMetadata, UserFunctionMetadata } from '../functions/user-function-metadata.js';
 import type { Selectable, Selector, Term } from '../parser/ast.js';
 import type { ColumnSpec } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
@@ -88,14 +90,15 @@ interface Compiled {
   aggregate?: () => Aggregator;
 }
 
-function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
+function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
+  const table = scope.table;
   switch (s.kind) {
     case 'column': {
       const i = columnIndex(table, s.name);
       return { type: table.columns[i]!.type, columns: [i], value: (row) => row.values[i] ?? null };
     }
     case 'tuple':
-      if (s.elements.length === 1) return compileSelectable(table, s.elements[0]!);
+      if (s.elements.length === 1) return compileSelectable(scope, s.elements[0]!);
       break;
     case 'countRows':
       return {
@@ -142,7 +145,7 @@ function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
       };
     }
     case 'field': {
-      const inner = compileSelectable(table, s.arg);
+      const inner = compileSelectable(scope, s.arg);
       const t = inner.type;
       if (t.kind !== 'udt' || inner.aggregate)
         throw new InvalidRequest(`Invalid field selection: ${defaultName(s.arg)} of type ${t.kind} is not a user type`);
@@ -159,7 +162,7 @@ function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
     }
     case 'element':
     case 'slice': {
-      const inner = compileSelectable(table, s.arg);
+      const inner = compileSelectable(scope, s.arg);
       const t = inner.type;
       if (inner.aggregate || (t.kind !== 'map' && t.kind !== 'set' && t.kind !== 'list')) {
         throw new InvalidRequest(`Element selection is only allowed on collections (${defaultName(s.arg)})`);
@@ -209,7 +212,7 @@ function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
       };
     }
     case 'cast': {
-      const inner = compileSelectable(table, s.arg);
+      const inner = compileSelectable(scope, s.arg);
       if (inner.type.kind !== 'native' || inner.aggregate) break;
       const f = castFunction(inner.type.name, s.type);
       if (!f) throw new InvalidRequest(`${inner.type.name} cannot be cast to ${s.type}`);
@@ -222,10 +225,16 @@ function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
         (name === 'count' || name === 'min' || name === 'max' || name === 'sum' || name === 'avg') &&
         s.args.length === 1
       ) {
-        return compileAggregate(table, name, s.args[0]!);
+        return compileAggregate(scope, name, s.args[0]!);
       }
-      const args = s.args.map((a) => compileSelectable(table, a));
+      const args = s.args.map((a) => compileSelectable(scope, a));
       if (args.some((a) => a.aggregate)) break;
+      const uda = scope.functions?.aggregate(
+        s.keyspace,
+        name,
+        args.map((a) => a.type),
+      );
+      if (uda) return compileUserAggregate(uda, args);
       const f = functionOverloads(name).find(
         (o) =>
           o.argTypes.length === args.length &&
@@ -236,7 +245,7 @@ function compileSelectable(table: TableMetadata, s: Selectable): Compiled {
               t.name === (args[k]!.type as { name: string }).name,
           ),
       );
-      if (!f) throw new InvalidRequest(`Unknown function '${name}' or invalid arguments`);
+      if (!f) return compileUserFunction(scope, s.keyspace, name, args);
       return {
         type: f.returnType,
         columns: args.flatMap((a) => a.columns),
@@ -271,11 +280,11 @@ function compileToken(table: TableMetadata, args: readonly Selectable[]): Compil
   };
 }
 
-function compileAggregate(table: TableMetadata, name: string, arg: Selectable): Compiled {
+function compileAggregate(scope: SelectionScope, name: string, arg: Selectable): Compiled {
   if (name === 'count') {
     // count(1), count(*)-like literal, or count(column): counts rows where the value is not null.
-    if (arg.kind === 'term') return compileSelectable(table, { kind: 'countRows', pos: arg.pos });
-    const inner = compileSelectable(table, arg);
+    if (arg.kind === 'term') return compileSelectable(scope, { kind: 'countRows', pos: arg.pos });
+    const inner = compileSelectable(scope, arg);
     return {
       type: native('bigint'),
       columns: inner.columns,
@@ -290,7 +299,7 @@ function compileAggregate(table: TableMetadata, name: string, arg: Selectable): 
       },
     };
   }
-  const inner = compileSelectable(table, arg);
+  const inner = compileSelectable(scope, arg);
   if (name === 'sum' || name === 'avg') {
     const op = name;
     numericAggregator(op, inner.type); // validates the argument type at prepare time
@@ -357,6 +366,63 @@ function usesCellMetadata(s: Selectable): boolean {
   }
 }
 
+/** What a selection can see besides the table: user-defined functions and aggregates. */
+export interface UserFunctionResolver {
+  function(keyspace: string | undefined, name: string, argTypes: readonly CqlType[]): UserFunctionMetadata | undefined;
+  aggregate(
+    keyspace: string | undefined,
+    name: string,
+    argTypes: readonly CqlType[],
+  ):
+    | { aggregate: UserAggregateMetadata; state: UserFunctionMetadata; final: UserFunctionMetadata | undefined }
+    | undefined;
+}
+
+export interface SelectionScope {
+  table: TableMetadata;
+  functions?: UserFunctionResolver | undefined;
+}
+
+function compileUserFunction(
+  scope: SelectionScope,
+  keyspace: string | undefined,
+  name: string,
+  args: Compiled[],
+): Compiled {
+  const f = scope.functions?.function(
+    keyspace,
+    name,
+    args.map((a) => a.type),
+  );
+  if (!f) throw new InvalidRequest(`Unknown function '${keyspace ? `${keyspace}.` : ''}${name}' or invalid arguments`);
+  return {
+    type: f.returnType,
+    columns: args.flatMap((a) => a.columns),
+    value: (row) =>
+      callUserFunction(
+        f,
+        args.map((a) => a.value!(row)),
+      ),
+  };
+}
+
+function compileUserAggregate(
+  uda: { aggregate: UserAggregateMetadata; state: UserFunctionMetadata; final: UserFunctionMetadata | undefined },
+  args: Compiled[],
+): Compiled {
+  return {
+    type: uda.aggregate.returnType,
+    columns: args.flatMap((a) => a.columns),
+    aggregate: () => {
+      const acc = startAggregate(uda.aggregate, uda.state, uda.final);
+      return {
+        add: (row) => acc.add(args.map((a) => a.value!(row))),
+        result: () => acc.result(),
+      };
+    },
+  };
+}
+
 export class Selection {
   readonly selectors: readonly CompiledSelector[];
   readonly isAggregate: boolean;
@@ -367,7 +433,9 @@ export class Selection {
   constructor(
     readonly table: TableMetadata,
     selectors: readonly Selector[],
+    functions?: UserFunctionResolver,
   ) {
+    const scope: SelectionScope = { table, functions };
     this.isWildcard = selectors.length === 0;
     if (this.isWildcard) {
       this.selectors = table.columns.map((c, i) => ({
@@ -377,7 +445,7 @@ export class Selection {
       }));
     } else {
       this.selectors = selectors.map((sel) => {
-        const c = compileSelectable(table, sel.selectable);
+        const c = compileSelectable(scope, sel.selectable);
         return {
           spec: {
             keyspace: table.keyspace,

@@ -5,6 +5,7 @@ import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm } from '../execution/bound-term.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { limitValue, prepareLimit } from '../execution/limit-term.js';
+import { userFunctionResolver } from '../functions/user-function-resolver.js';
 import type { SelectStatement as SelectAst } from '../parser/ast.js';
 import type { ClientState, ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
 import { bindPredicate, type ColumnPredicate, preparePredicate } from '../restrictions/row-filter.js';
@@ -49,7 +50,11 @@ export class SelectStatement implements CqlStatement {
 
   static prepare(ast: SelectAst, catalog: SchemaCatalog, keyspace: string | undefined): SelectStatement {
     const table = lookupTable(catalog, ast.table, keyspace);
-    return new SelectStatement(ast, table, new Selection(table, ast.selectors));
+    return new SelectStatement(
+      ast,
+      table,
+      new Selection(table, ast.selectors, userFunctionResolver(catalog, table.keyspace)),
+    );
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): ResultMessage {

@@ -1,6 +1,7 @@
 // Which code produces the rows of each built-in table. Tables without a source read as empty.
 
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import { aggregatesRows, functionsRows } from './function-rows.js';
 import { localRows, settingsRows } from './local-rows.js';
 import type { NodeInfo } from './node-info.js';
 import {
@@ -36,6 +37,8 @@ export class SystemRows {
     this.sources.set('system_schema.columns', () => columnsRows(catalog));
     this.sources.set('system_schema.dropped_columns', () => droppedColumnsRows(catalog));
     this.sources.set('system_schema.types', () => typesRows(catalog));
+    this.sources.set('system_schema.functions', () => functionsRows(catalog));
+    this.sources.set('system_schema.aggregates', () => aggregatesRows(catalog));
     this.sources.set('system_virtual_schema.keyspaces', () => virtualKeyspacesRows(catalog));
     this.sources.set('system_virtual_schema.tables', () => virtualTablesRows(catalog));
     this.sources.set('system_virtual_schema.columns', () => columnsRows(catalog, true));
