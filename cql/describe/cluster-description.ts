@@ -4,6 +4,7 @@
 import type { ColumnSpec } from '../query-handler.js';
 import { type NodeInfo, PARTITIONER } from '../system/node-info.js';
 import { type CqlType, native } from '../types/cql-type.js';
+import { inetFromText } from '../types/inet-text.js';
 import { encodeJsValue } from '../types/js-value-encoder.js';
 
 /** Cassandra's default endpoint_snitch (SimpleSnitch) wrapped by dynamic_snitch: true. */
@@ -33,10 +34,13 @@ function trimPrefix(s: string, prefix: string): string {
   return s.startsWith(prefix) ? s.slice(prefix.length) : s;
 }
 
-/** InetAddressAndPort.toString: `/address:port` (`/[v6]:port`). */
+/** InetAddressAndPort.toString: `/address:port`, IPv6 as Java writes it (`/[0:0:0:0:0:0:0:1]:port`). */
 function endpoint(node: NodeInfo): string {
-  const a = node.listenAddress;
-  return a.includes(':') ? `/[${a}]:${STORAGE_PORT}` : `/${a}:${STORAGE_PORT}`;
+  const b = inetFromText(node.listenAddress);
+  if (!b || b.length === 4) return `/${b ? [...b].join('.') : node.listenAddress}:${STORAGE_PORT}`;
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(b.readUInt16BE(i).toString(16));
+  return `/[${groups.join(':')}]:${STORAGE_PORT}`;
 }
 
 export function clusterRow(node: NodeInfo, withRanges: boolean): (Buffer | null)[] {

@@ -40,9 +40,18 @@ export function compareSignedBytes(a: string, b: string): number {
   return x.length - y.length;
 }
 
-function javaStringHash(s: string): number {
+/** String.hashCode. */
+export function javaStringHash(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/** ByteBuffer.hashCode of a name's UTF-8 bytes (signed bytes, last to first). */
+export function javaByteBufferHash(s: string): number {
+  const b = Buffer.from(s, 'utf8');
+  let h = 1;
+  for (let i = b.length - 1; i >= 0; i--) h = (Math.imul(h, 31) + ((b[i]! << 24) >> 24)) | 0;
   return h;
 }
 
@@ -52,14 +61,25 @@ function tableSizeFor(c: number): number {
   return n;
 }
 
+/** Table size of `new HashMap<>(m)` (or putAll into an empty one) for a map `m` of `size` entries. */
+export function hashMapCapacityForCopy(size: number): number {
+  return tableSizeFor(Math.trunc(Math.fround(size / 0.75) + 1));
+}
+
+/** Table size of a `new HashMap<>()` after `size` single puts. */
+export function hashMapCapacityForPuts(size: number): number {
+  let capacity = 16;
+  while (size > capacity * 0.75) capacity *= 2;
+  return capacity;
+}
+
 /**
- * Iteration order of `new HashMap<>(m)` for String keys: buckets in index order, insertion order
- * within a bucket. `sizedFor` is the size of the map the HashMap was copied from (it fixes the capacity).
+ * Iteration order of a java.util.HashMap holding `keys` (given in insertion order): buckets in index
+ * order, insertion order within a bucket (resizes keep it).
  */
-export function javaHashMapOrder(keys: readonly string[], sizedFor = keys.length): string[] {
-  const capacity = tableSizeFor(Math.trunc(Math.fround(sizedFor / 0.75) + 1));
-  const bucket = (k: string) => {
-    const h = javaStringHash(k);
+export function javaHashMapOrder<T>(keys: readonly T[], hash: (key: T) => number, capacity: number): T[] {
+  const bucket = (k: T) => {
+    const h = hash(k);
     return (h ^ (h >>> 16)) & (capacity - 1);
   };
   return keys

@@ -1,20 +1,29 @@
 // KeyspaceMetadata.toCqlString (5.0): CREATE KEYSPACE with the replication map as ReplicationParams
-// prints it (class first, then the options in Java HashMap order), or a comment for virtual keyspaces.
+// prints it (class first, by its simple name when it is one of Cassandra's own, then the options in Java
+// HashMap order), or a comment for virtual keyspaces.
 
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
 import { CqlBuilder } from './cql-builder.js';
 import { maybeQuote } from './cql-identifiers.js';
-import { javaHashMapOrder } from './java-ordering.js';
+import { hashMapCapacityForCopy, javaHashMapOrder, javaStringHash } from './java-ordering.js';
 
 function quoted(s: string): string {
   return `'${s.replaceAll("'", "''")}'`;
 }
 
+const LOCATOR_PACKAGE = 'org.apache.cassandra.locator.';
+
+/** Cassandra's own strategies go by their simple name (`SimpleStrategy`), others by their full class name. */
+function strategyName(cls: string): string {
+  const simple = cls.slice(LOCATOR_PACKAGE.length);
+  return cls.startsWith(LOCATOR_PACKAGE) && !simple.includes('.') ? simple : cls;
+}
+
 /** ReplicationParams.appendCqlTo: options come from `new HashMap<>(map)` of the map with `class` in it. */
 export function replicationCql(replication: Readonly<Record<string, string>>): string {
   const options = Object.keys(replication).filter((k) => k !== 'class');
-  const ordered = javaHashMapOrder(options, options.length + 1);
-  const parts = [`'class': ${quoted(replication.class ?? '')}`];
+  const ordered = javaHashMapOrder(options, javaStringHash, hashMapCapacityForCopy(options.length + 1));
+  const parts = [`'class': ${quoted(strategyName(replication.class ?? ''))}`];
   for (const k of ordered) parts.push(`${quoted(k)}: ${quoted(replication[k]!)}`);
   return `{${parts.join(', ')}}`;
 }

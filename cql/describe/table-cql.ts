@@ -10,6 +10,12 @@ import { javaFloatingToString } from '../types/java-number-text.js';
 import { CqlBuilder } from './cql-builder.js';
 import { maybeQuote } from './cql-identifiers.js';
 import { typeAsCql } from './cql-type-text.js';
+import {
+  hashMapCapacityForCopy,
+  hashMapCapacityForPuts,
+  javaByteBufferHash,
+  javaHashMapOrder,
+} from './java-ordering.js';
 
 export function qualifiedTableName(t: TableMetadata): string {
   return `${maybeQuote(t.keyspace)}.${maybeQuote(t.name)}`;
@@ -60,11 +66,16 @@ function droppedColumnCql(d: DroppedColumn): string {
   return `${maybeQuote(d.name)} ${d.type}${d.kind === 'static' ? ' static' : ''}`;
 }
 
-/** Cassandra keeps one record per dropped name (the latest drop). */
+/**
+ * Dropped columns, one per name (the latest drop), in the order Cassandra holds them after loading the
+ * schema: read by name from system_schema.dropped_columns into a HashMap, then copied into another.
+ */
 function droppedColumns(t: TableMetadata): DroppedColumn[] {
   const byName = new Map<string, DroppedColumn>();
   for (const d of t.droppedColumns) byName.set(d.name, d);
-  return [...byName.values()];
+  const names = [...byName.keys()].sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+  const fetched = javaHashMapOrder(names, javaByteBufferHash, hashMapCapacityForPuts(names.length));
+  return javaHashMapOrder(fetched, javaByteBufferHash, hashMapCapacityForCopy(names.length)).map((n) => byName.get(n)!);
 }
 
 function double(n: number): string {
