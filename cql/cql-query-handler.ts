@@ -2,7 +2,7 @@
 // by Cassandra's statement ids) and executes statements.
 
 import { InvalidRequest, Unprepared } from './errors.js';
-import { checkConsistency } from './execution/consistency-check.js';
+import { checkConsistency, consistencyName } from './execution/consistency-check.js';
 import type { CqlStatement, ExecutionContext } from './execution/cql-statement.js';
 import { preparedStatementId, resultMetadataId } from './execution/prepared-ids.js';
 import { prepareStatement } from './execution/statement-preparer.js';
@@ -156,6 +156,8 @@ export class CqlQueryHandler implements QueryHandler {
       nowInSeconds: batch.nowInSeconds,
     };
     for (const it of items) if (it.statement.table) this.checkConsistency(it.statement, batch.consistency);
+    // Authorization (issue 6): every statement of the batch.
+    if (this.ctx.auth) for (const it of items) this.ctx.auth.authorize(it.statement, state, keyspace);
     return executeBatch(this.ctx, batch.type, items, options, undefined);
   }
 
@@ -165,6 +167,7 @@ export class CqlQueryHandler implements QueryHandler {
     options: QueryOptions,
     clientMetadataId: Buffer | undefined,
   ): ResultMessage | Promise<ResultMessage> {
+    if (options.tracing && this.ctx.traces) return this.traced(entry, state, options, clientMetadataId);
     const st = entry.statement;
     if (options.values.length !== st.bindSpecs.length && options.names === undefined) {
       throw new InvalidRequest(
@@ -173,9 +176,42 @@ export class CqlQueryHandler implements QueryHandler {
     }
     if (options.names !== undefined) options = { ...options, values: this.byName(st, options.names, options.values) };
     if (st.table && !st.table.isVirtual) this.checkConsistency(st, options.consistency);
+    // Authorization (issue 6): QUERY and EXECUTE of prepared statements.
+    this.ctx.auth?.authorize(st, state, entry.keyspace);
     const result = st.execute(this.ctx, state, options);
     if (result instanceof Promise) return result.then((r) => this.finishRows(r, entry, options, clientMetadataId));
     return this.finishRows(result, entry, options, clientMetadataId);
+  }
+
+  /** Runs a request with a trace session; the response carries the session id. */
+  private async traced(
+    entry: PreparedEntry,
+    state: ClientState,
+    options: QueryOptions,
+    clientMetadataId: Buffer | undefined,
+  ): Promise<ResultMessage> {
+    const session = this.ctx.traces!.start(
+      clientMetadataId === undefined && this.simple.get(`${entry.keyspace ?? ''}\u0000${entry.query}`) === entry
+        ? 'Execute CQL3 query'
+        : 'Execute CQL3 prepared query',
+      state.remoteAddress,
+      {
+        query: entry.query,
+        consistency_level: consistencyName(options.consistency),
+        ...(options.pageSize > 0 ? { page_size: String(options.pageSize) } : {}),
+      },
+    );
+    session.event(`Processing ${entry.statement.constructor.name.replace(/Statement$/, '').toLowerCase()} statement`);
+    try {
+      const result = await this.run(entry, state, { ...options, tracing: false }, clientMetadataId);
+      session.event(result.kind === 'rows' ? `Read ${result.rows.length} rows` : 'Request complete');
+      return { ...result, tracingId: session.id };
+    } catch (e) {
+      session.event(`Request failed: ${(e as Error).message}`);
+      throw e;
+    } finally {
+      session.finish();
+    }
   }
 
   private checkConsistency(st: CqlStatement, cl: number): void {

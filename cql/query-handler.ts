@@ -35,6 +35,8 @@ export interface QueryOptions {
   keyspace: string | undefined;
   /** v5: now_in_seconds flag. */
   nowInSeconds: number | undefined;
+  /** The request had the tracing flag: record a trace session (system_traces). */
+  tracing?: boolean;
 }
 
 export interface ColumnSpec {
@@ -71,7 +73,13 @@ export interface SchemaChange {
   argTypes?: string[];
 }
 
-export type ResultMessage =
+/** What a response carries besides its result: a tracing session id and warnings. */
+export interface ResponseExtras {
+  tracingId?: Buffer | undefined;
+  warnings?: string[] | undefined;
+}
+
+export type ResultMessage = (
   | { kind: 'void' }
   | { kind: 'rows'; metadata: RowsMetadata; rows: (Buffer | null)[][] }
   | { kind: 'set_keyspace'; keyspace: string }
@@ -82,7 +90,9 @@ export type ResultMessage =
       bindMetadata: PreparedMetadata;
       resultMetadata: RowsMetadata;
     }
-  | { kind: 'schema_change'; change: SchemaChange };
+  | { kind: 'schema_change'; change: SchemaChange }
+) &
+  ResponseExtras;
 
 export interface BatchStatement {
   /** Either a query string or a prepared id. */
@@ -100,6 +110,7 @@ export interface BatchRequest {
   timestamp: bigint | undefined;
   keyspace: string | undefined;
   nowInSeconds: number | undefined;
+  tracing?: boolean;
 }
 
 export type ServerEvent =

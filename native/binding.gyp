@@ -14,7 +14,7 @@
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17", "-std=gnu++20"],
       "cflags_cc": ["-std=c++17", "-O2", "-fexceptions", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-      "libraries": ["-lpmemobj"]
+      "libraries": ["-lpmemobj", "-lpmem"]
     }
   ]
 }

@@ -27,7 +27,86 @@ export interface ServerConfig {
   native_transport_max_requests_per_connection: number;
   native_transport_max_concurrent_connections: number;
   log_level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+  /** Client TLS (issue 6), as Cassandra's client_encryption_options with PEM files. */
+  client_encryption_options: ClientEncryptionOptions;
 }
+
+// ---- client_encryption_options (issue 6)
+export interface ClientEncryptionOptions {
+  enabled: boolean;
+  /** Plain and TLS connections on the same port (TLS detected by its first byte). */
+  optional: boolean;
+  /** PEM file with the server certificate chain (and its private key unless `private_key` is given). */
+  keystore: string | undefined;
+  /** Passphrase of an encrypted private key. */
+  keystore_password: string | undefined;
+  /** PEM file with the private key, when not inside `keystore`. */
+  private_key: string | undefined;
+  require_client_auth: boolean;
+  /** PEM file with the CA certificates that sign client certificates. */
+  truststore: string | undefined;
+  /** Lowest TLS version accepted: TLSv1.2 (default) or TLSv1.3. */
+  protocol: 'TLSv1.2' | 'TLSv1.3';
+}
+
+export const DEFAULT_CLIENT_ENCRYPTION_OPTIONS: ClientEncryptionOptions = {
+  enabled: false,
+  optional: false,
+  keystore: undefined,
+  keystore_password: undefined,
+  private_key: undefined,
+  require_client_auth: false,
+  truststore: undefined,
+  protocol: 'TLSv1.2',
+};
+
+function parseBoolean(key: string, v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  if (v === 'true' || v === 'false') return v === 'true';
+  throw new ConfigError(key, `expected true or false, got ${JSON.stringify(v)}`);
+}
+
+function parseClientEncryption(v: unknown): ClientEncryptionOptions {
+  const key = 'client_encryption_options';
+  let o = v;
+  if (typeof o === 'string') {
+    try {
+      o = JSON.parse(o);
+    } catch {
+      throw new ConfigError(key, 'expected a mapping (or its JSON in the environment)');
+    }
+  }
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new ConfigError(key, 'expected a mapping');
+  const out: ClientEncryptionOptions = { ...DEFAULT_CLIENT_ENCRYPTION_OPTIONS };
+  for (const [k, value] of Object.entries(o as Record<string, unknown>)) {
+    if (value === undefined || value === null) continue;
+    const name = `${key}.${k}`;
+    switch (k) {
+      case 'enabled':
+      case 'optional':
+      case 'require_client_auth':
+        out[k] = parseBoolean(name, value);
+        break;
+      case 'keystore':
+      case 'keystore_password':
+      case 'private_key':
+      case 'truststore':
+        out[k] = parseString(name, value);
+        break;
+      case 'protocol':
+        out.protocol = parseChoice(name, value, ['TLSv1.2', 'TLSv1.3'] as const);
+        break;
+      default:
+        throw new ConfigError(name, 'unknown setting');
+    }
+  }
+  if (out.enabled && !out.keystore) throw new ConfigError(`${key}.keystore`, 'required when enabled is true');
+  if (out.require_client_auth && out.enabled && !out.truststore) {
+    throw new ConfigError(`${key}.truststore`, 'required when require_client_auth is true');
+  }
+  return out;
+}
+// ---- end client_encryption_options
 
 export const DEFAULT_CONFIG: ServerConfig = {
   cluster_name: 'Test Cluster',
@@ -46,6 +125,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   native_transport_max_requests_per_connection: 2048,
   native_transport_max_concurrent_connections: -1,
   log_level: 'info',
+  client_encryption_options: DEFAULT_CLIENT_ENCRYPTION_OPTIONS,
 };
 
 export class ConfigError extends Error {
@@ -172,6 +252,9 @@ const SETTERS: Record<keyof ServerConfig, Setter> = {
   },
   log_level: (c, v) => {
     c.log_level = parseChoice('log_level', v, ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const);
+  },
+  client_encryption_options: (c, v) => {
+    c.client_encryption_options = parseClientEncryption(v);
   },
 };
 

@@ -459,7 +459,7 @@ export class Connection implements ConnectionInfo {
         r.skipBytesMap();
       }
       this.checkStage(opcode);
-      this.dispatch(version, stream, opcode, r);
+      this.dispatch(version, stream, opcode, r, (flags & HeaderFlag.TRACING) !== 0);
     } catch (e) {
       this.sendError(stream, replyVersion, e);
     }
@@ -483,15 +483,17 @@ export class Connection implements ConnectionInfo {
     }
   }
 
-  private dispatch(version: number, stream: number, opcode: number, r: ByteReader): void {
+  private dispatch(version: number, stream: number, opcode: number, r: ByteReader, tracing: boolean): void {
     switch (opcode) {
       case Opcode.QUERY: {
         const q = decodeQuery(r, version);
+        if (tracing) q.options.tracing = true;
         this.complete(stream, this.handler.query(this.state!, q.query, q.options));
         return;
       }
       case Opcode.EXECUTE: {
         const x = decodeExecute(r, version);
+        if (tracing) x.options.tracing = true;
         this.complete(stream, this.handler.execute(this.state!, x.id, x.resultMetadataId, x.options));
         return;
       }
@@ -500,9 +502,12 @@ export class Connection implements ConnectionInfo {
         this.complete(stream, this.handler.prepare(this.state!, p.query, p.keyspace));
         return;
       }
-      case Opcode.BATCH:
-        this.complete(stream, this.handler.batch(this.state!, decodeBatch(r, version)));
+      case Opcode.BATCH: {
+        const batch = decodeBatch(r, version);
+        if (tracing) batch.tracing = true;
+        this.complete(stream, this.handler.batch(this.state!, batch));
         return;
+      }
       case Opcode.OPTIONS: {
         const mark = beginFrame(this.out, version, stream, Opcode.SUPPORTED);
         writeSupported(this.out, SUPPORTED_OPTIONS);
@@ -674,8 +679,13 @@ export class Connection implements ConnectionInfo {
   // ---- output
 
   private writeResult(stream: number, result: ResultMessage): void {
-    const mark = beginFrame(this.out, this.version, stream, Opcode.RESULT);
+    const warnings = result.warnings && result.warnings.length > 0 && this.version >= 4 ? result.warnings : undefined;
+    const flags = (result.tracingId ? HeaderFlag.TRACING : 0) | (warnings ? HeaderFlag.WARNING : 0);
+    const mark = beginFrame(this.out, this.version, stream, Opcode.RESULT, flags);
     try {
+      // The body starts with the tracing session id, then the warnings (spec section 2.2).
+      if (result.tracingId) this.out.raw(result.tracingId);
+      if (warnings) this.out.stringList(warnings);
       writeResult(this.out, result, this.version);
     } catch (e) {
       this.out.truncate(mark);

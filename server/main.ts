@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
+import { AccessControl } from '../cql/auth/access-control.js';
 import { CqlQueryHandler } from '../cql/cql-query-handler.js';
 import type { ExecutionContext } from '../cql/execution/cql-statement.js';
 import { SchemaStore } from '../cql/execution/schema-store.js';
@@ -12,11 +13,14 @@ import { evenTokens, type NodeInfo, RELEASE_VERSION } from '../cql/system/node-i
 import { sizeEstimateRows } from '../cql/system/size-estimates.js';
 import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
 import { SystemRows } from '../cql/system/system-rows.js';
+import { TraceStore } from '../cql/tracing/trace-store.js';
 import type { RowObject } from '../cql/system/virtual-table.js';
 import { StorageEngine } from '../storage/storage-engine.js';
+import { PasswordAuthenticator } from './auth/password-authenticator.js';
 import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { NativeServer } from './native-server.js';
+import { type TlsSettings, tlsSettings } from './tls-options.js';
 
 const PROTOCOL_VERSIONS = ['3/v3', '4/v4', '5/v5'];
 
@@ -61,6 +65,10 @@ async function main(): Promise<void> {
   try {
     const args = parseArgs(process.argv);
     config = loadConfig({ file: args.file, env: process.env, flags: args.flags });
+    // As Cassandra's DatabaseDescriptor.applyAuth (issue 6).
+    if (config.authenticator === 'AllowAllAuthenticator' && config.authorizer !== 'AllowAllAuthorizer') {
+      throw new ConfigError('authorizer', `AllowAllAuthenticator can't be used with ${config.authorizer}`);
+    }
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
@@ -69,6 +77,13 @@ async function main(): Promise<void> {
     throw e;
   }
   const logger = createLogger(config.log_level);
+  let tls: TlsSettings | undefined;
+  try {
+    tls = tlsSettings(config.client_encryption_options);
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
   const path = poolPath(config);
   mkdirSync(dirname(path), { recursive: true });
 
@@ -114,9 +129,22 @@ async function main(): Promise<void> {
     catalog,
     node,
     clients,
-    settings: () => ({ ...config }),
+    settings: () => ({
+      ...config,
+      client_encryption_options: { ...config.client_encryption_options, keystore_password: undefined },
+    }),
     sizeEstimates: () => sizeEstimateRows(catalog, storage, node.tokens),
   });
+  // Roles, permissions, system_auth (issue 6).
+  const auth = new AccessControl(storage, catalog, logger, {
+    authenticator: config.authenticator,
+    authorizer: config.authorizer,
+  });
+  await auth.setup();
+  auth.registerSystemTables(systemRows);
+  const traces = new TraceStore(node.rpcAddress, 7000);
+  systemRows.register('system_traces', 'sessions', () => traces.sessionRows());
+  systemRows.register('system_traces', 'events', () => traces.eventRows());
   let handler: CqlQueryHandler | undefined;
   const ctx: ExecutionContext = {
     catalog,
@@ -125,9 +153,12 @@ async function main(): Promise<void> {
     schemaStore,
     node,
     logger,
+    auth,
+    traces,
     emit: (event) => handler?.emit(event),
   };
   handler = new CqlQueryHandler(ctx);
+  handler.onEvent((event) => auth.onSchemaEvent(event));
   storage.startGc();
 
   server = new NativeServer({
@@ -135,6 +166,8 @@ async function main(): Promise<void> {
     logger,
     host: config.listen_address,
     port: config.native_transport_port,
+    authenticator: config.authenticator === 'PasswordAuthenticator' ? new PasswordAuthenticator(auth) : undefined,
+    tls,
     limits: {
       maxFrameBytes: config.native_transport_max_frame_size,
       maxInFlightPerConnection: config.native_transport_max_requests_per_connection,

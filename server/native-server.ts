@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { QueryHandler, ServerEvent } from '../cql/query-handler.js';
 import { AllowAllAuthenticator, type Authenticator } from './authenticator.js';
 import { Connection, type ConnectionInfo } from './connection.js';
+import { TlsAcceptor, type TlsSettings } from './tls-options.js';
 
 export interface NativeServerLimits {
   /** Largest request envelope, header included (Cassandra 5.0 native_transport_max_frame_size: 16 MiB). */
@@ -24,6 +25,8 @@ export interface NativeServerOptions {
   port: number;
   authenticator?: Authenticator;
   limits?: NativeServerLimits;
+  /** Client encryption (client_encryption_options); plain only when undefined. */
+  tls?: TlsSettings | undefined;
 }
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -42,6 +45,7 @@ export class NativeServer {
   private readonly maxInFlight: number;
   private readonly maxConnections: number;
   private readonly server: Server;
+  private readonly tls: TlsAcceptor | undefined;
   private readonly live = new Set<Connection>();
   private nextId = 1;
   private listening = false;
@@ -57,6 +61,13 @@ export class NativeServer {
     this.maxFrameBytes = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.maxInFlight = limits.maxInFlightPerConnection ?? DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION;
     this.maxConnections = limits.maxConnections ?? Number.POSITIVE_INFINITY;
+    this.tls =
+      options.tls &&
+      new TlsAcceptor(
+        options.tls,
+        (s) => (this.stopped ? s.destroy() : this.open(s)),
+        (e) => this.log.debug({ err: e }, 'TLS handshake failed'),
+      );
     this.server = createServer({ noDelay: true }, this.accept);
     this.server.on('error', (e) => this.log.error({ err: e }, 'native transport server error'));
     this.handler.onEvent(this.broadcast);
@@ -123,6 +134,20 @@ export class NativeServer {
         socket.destroy();
         return;
       }
+      if (this.tls !== undefined) {
+        // TLS (issue 6): the first byte tells a TLS handshake from a CQL frame (optional: both on one port).
+        this.tls.accept(socket, (s) => this.open(s));
+        return;
+      }
+      this.open(socket);
+    } catch (e) {
+      this.log.error({ err: e }, 'cannot accept a connection');
+      socket.destroy();
+    }
+  };
+
+  private open(socket: Socket): void {
+    try {
       const connection = new Connection({
         id: this.nextId++,
         socket,
@@ -138,7 +163,7 @@ export class NativeServer {
       this.log.error({ err: e }, 'cannot accept a connection');
       socket.destroy();
     }
-  };
+  }
 
   private readonly forget = (connection: Connection): void => {
     this.live.delete(connection);

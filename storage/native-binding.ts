@@ -17,12 +17,13 @@ import type {
 } from './native-pool.js';
 import { PoolError } from './native-pool.js';
 
-/** Pool size used when a new pool file is created without one: 1 GiB (sparse). */
+/** Pool size used when a new pool file is created without one: 1 GiB (allocated up front by libpmemobj). */
 export const DEFAULT_POOL_SIZE = 1024 * 1024 * 1024;
 
 interface RawInfo {
   path: string;
   mode: DurabilityMode;
+  sync: DiskSync | 'flush';
   size: number;
   used: number;
   root: number;
@@ -57,6 +58,7 @@ interface Addon {
   getChild(pool: RawHandle, map: number, key: Buffer): number;
   count(pool: RawHandle, map: number): number;
   setErrorClass(ctor: typeof PoolError): void;
+  enableCommitSync(): boolean;
   layoutVersion: number;
 }
 
@@ -81,10 +83,24 @@ function addonPath(): string {
 
 let addon: Addon | undefined;
 
+/**
+ * How `disk` pools (not pmem, not PMEM_IS_PMEM_FORCE=1) make a commit durable, chosen per
+ * process by PMEMCQL_DISK_SYNC before the first pool opens:
+ * - 'msync-ranges' (default): libpmemobj msyncs each undo-log entry as it is written and the
+ *   changed data is msynced once before the commit point. Survives power loss at any moment;
+ *   costs about one disk write per changed node, so group commit helps little.
+ * - 'msync-commit' (PMEMCQL_DISK_SYNC=commit): libpmemobj runs as on pmem (cache-line flushes
+ *   only) and the whole pool is msynced once after each commit: one sync per apply(). Durable
+ *   when apply() returns and safe against process crashes, but a power loss or OS crash during
+ *   an apply() can leave a torn pool.
+ */
+export type DiskSync = 'msync-ranges' | 'msync-commit';
+
 function loadAddon(): Addon {
   if (!addon) {
     const loaded = createRequire(import.meta.url)(addonPath()) as Addon;
     loaded.setErrorClass(PoolError);
+    if (process.env.PMEMCQL_DISK_SYNC === 'commit') loaded.enableCommitSync();
     addon = loaded;
   }
   return addon;
@@ -296,6 +312,11 @@ class Pool implements NativePool {
 
   close(): void {
     this.raw.close();
+  }
+
+  /** How this pool makes commits durable ('flush' on pmem and in emulated mode). */
+  get sync(): DiskSync | 'flush' {
+    return this.raw.info().sync;
   }
 
   /** Test hook: stamps another layout version into the pool root. */

@@ -88,7 +88,15 @@ const rowArb = fc.record({
 const rowsArb = fc.oneof(
   fc.array(rowArb, { maxLength: 70 }),
   fc.array(rowArb, { minLength: 60, maxLength: 200 }),
-  fc.array(rowArb.map((r) => ({ ...r, deleted: false, expires: null })), { minLength: 60, maxLength: 200 }),
+  fc.array(
+    rowArb.map((r) => ({ ...r, deleted: false, expires: null })),
+    { minLength: 60, maxLength: 200 },
+  ),
+  // every row with an expiry: no validity bitmap on `_expires`
+  fc.array(
+    rowArb.map((r) => ({ ...r, expires: r.expires ?? NOW + 5 })),
+    { minLength: 60, maxLength: 200 },
+  ),
 );
 
 interface Built {
@@ -234,7 +242,11 @@ describe('column kernels vs a row-by-row reference', () => {
           const c = NUM_COLS[k]!;
           if (!c.float && !Number.isInteger(rawConstant)) return;
           const constant: number | bigint =
-            c.width === 64 && !c.float ? BigInt(rawConstant) : c.width === 32 && c.float ? Math.fround(rawConstant) : rawConstant;
+            c.width === 64 && !c.float
+              ? BigInt(rawConstant)
+              : c.width === 32 && c.float
+                ? Math.fround(rawConstant)
+                : rawConstant;
           const b = build(specs);
           const sel = filterCompare(b.cols(c.id), op, constant, b.sel);
           const x = NUM_COLS[5]!; // max(double) WHERE c op constant

@@ -1,5 +1,5 @@
 // CQL type -> Arrow type mapping: every type's CQL bytes go into a segment and come back as the same value.
-import { DataType, Field, Type } from 'apache-arrow';
+import { DataType, type Field, Type } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CqlType, cqlTypeToString, NATIVE_TYPE_NAMES, native } from '../cql/types/cql-type.js';

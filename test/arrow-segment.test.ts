@@ -85,7 +85,10 @@ describe('segment builder', () => {
     it(`sorts rows by token, partition key and clustering (${withKey ? 'byte-comparable keys' : 'typed compare'})`, () => {
       fc.assert(
         fc.property(fc.uniqueArray(specArb, { selector: (s) => `${s.token}|${s.key}|${s.c1}|${s.c2}` }), (specs) => {
-          const seg = buildSegment(layout, specs.map((s) => row(s, withKey)));
+          const seg = buildSegment(
+            layout,
+            specs.map((s) => row(s, withKey)),
+          );
           const want = specs.map((_, i) => i).sort((a, b) => refCompare(specs[a]!, specs[b]!));
           expect([...seg.order]).toEqual(want);
           const open = openSegment(seg.ipc);
@@ -126,7 +129,10 @@ describe('segment reader', () => {
   function bigSegment(): Uint8Array {
     const specs: Spec[] = [];
     for (let i = 0; i < 5000; i++) specs.push({ token: BigInt(i), key: `k${i}`, c1: i, c2: 'z', x: i % 7 ? i : null });
-    return buildSegment(layout, specs.map((s) => row(s, true))).ipc;
+    return buildSegment(
+      layout,
+      specs.map((s) => row(s, true)),
+    ).ipc;
   }
 
   it('reads column buffers in place from an aligned buffer (no copy)', () => {
@@ -171,9 +177,9 @@ describe('deletion vector', () => {
   it('sets, tests, counts and survives bytes and chunks', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: ROWS_PER_CHUNK * 2 + 100 }).chain((n) =>
-          fc.tuple(fc.constant(n), fc.array(fc.integer({ min: 0, max: n - 1 }), { maxLength: 300 })),
-        ),
+        fc
+          .integer({ min: 1, max: ROWS_PER_CHUNK * 2 + 100 })
+          .chain((n) => fc.tuple(fc.constant(n), fc.array(fc.integer({ min: 0, max: n - 1 }), { maxLength: 300 }))),
         ([n, rows]) => {
           const dv = new DeletionVector(n);
           const ref = new Set<number>();

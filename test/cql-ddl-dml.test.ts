@@ -406,9 +406,7 @@ describe('writes', () => {
     expect(row['ttl(v)']).toBeLessThanOrEqual(300);
   });
 
-  // FAILS: an alias on writetime()/ttl() makes the value null: SELECT writetime(a) AS wa, ttl(a) AS ta returns
-  // {wa: null, ta: null} (without the aliases the same query returns 2000 and 1000)
-  it.skip('writetime() and ttl() keep their values under an alias', async () => {
+  it('writetime() and ttl() keep their values under an alias', async () => {
     await q("INSERT INTO dml.kv (k, a) VALUES (25, 'aliased') USING TIMESTAMP 2000 AND TTL 1000");
     const rs = await q('SELECT writetime(a) AS wa, ttl(a) AS ta FROM dml.kv WHERE k = 25');
     expect(rs.columns.map((c) => c.name)).toEqual(['wa', 'ta']);
@@ -546,8 +544,7 @@ describe('SELECT', () => {
     );
   });
 
-  // FAILS: with paging off the rows come partition by partition ([1, 0, 1, 0]) instead of merged by c DESC
-  it.skip('ORDER BY with IN on the partition key sorts across partitions (paging off)', async () => {
+  it('ORDER BY with IN on the partition key sorts across partitions (paging off)', async () => {
     const r = await rows('SELECT k, c FROM sel.t WHERE k IN (1, 2) AND c < 2 ORDER BY c DESC', [], {
       autoPage: false,
       fetchSize: 0,
@@ -585,8 +582,7 @@ describe('SELECT', () => {
     expect(String((await rows('SELECT count(*) FROM sel.t WHERE k = 42'))[0].count)).toBe('0');
   });
 
-  // FAILS: count(1) is named "system.count(expr)"; Cassandra parses COUNT(1) as count(*) and names the column "count"
-  it.skip('COUNT(1) is count(*) with the column name count', async () => {
+  it('COUNT(1) is count(*) with the column name count', async () => {
     const rs = await q('SELECT COUNT(1) FROM sel.t WHERE k = 2');
     expect(rs.columns.map((c) => c.name)).toEqual(['count']);
     expect(String(rs.rows[0].count)).toBe('10');
@@ -606,9 +602,7 @@ describe('SELECT', () => {
     expect(String(counted[0].count)).toBe('10');
   });
 
-  // FAILS: a clustering-column restriction without the partition key is ignored: WHERE c = 3 ALLOW FILTERING
-  // returns all 50 rows (also c > 7, etc.)
-  it.skip('ALLOW FILTERING on a clustering column without the partition key', async () => {
+  it('ALLOW FILTERING on a clustering column without the partition key', async () => {
     const byC = await rows('SELECT k, c FROM sel.t WHERE c = 3 ALLOW FILTERING');
     expect(byC.map((r) => r.k).sort()).toEqual([0, 1, 2, 3, 4]);
     expect(byC.every((r) => r.c === 3)).toBe(true);
@@ -625,6 +619,95 @@ describe('SELECT', () => {
     await expectError(q('SELECT v FROM sel.pk2 WHERE a = 1 AND b = 2 AND d = 4'), CODE.invalid);
     expect(await rows('SELECT v FROM sel.pk2 WHERE a = 1 AND b = 2 AND d = 4 ALLOW FILTERING')).toHaveLength(1);
     expect(await rows('SELECT v FROM sel.pk2 WHERE a = 1 AND b = 2 AND (c, d) >= (3, 4)')).toHaveLength(1);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('mixed clustering orders', () => {
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS mixed WITH replication = ${REPLICATION}`);
+    await q(
+      'CREATE TABLE mixed.m (k int, c1 int, c2 int, v int, PRIMARY KEY (k, c1, c2)) WITH CLUSTERING ORDER BY (c1 DESC, c2 ASC)',
+    );
+    for (let a = 0; a < 3; a++) {
+      for (let b = 0; b < 3; b++)
+        await q('INSERT INTO mixed.m (k, c1, c2, v) VALUES (1, ?, ?, 0)', [a, b], { prepare: true });
+    }
+  });
+
+  const pairs = async (query: string) => (await rows(query)).map((r) => [r.c1, r.c2]);
+
+  it('reads in declared order; prefix and slice restrictions', async () => {
+    expect(await pairs('SELECT c1, c2 FROM mixed.m WHERE k = 1')).toEqual([
+      [2, 0],
+      [2, 1],
+      [2, 2],
+      [1, 0],
+      [1, 1],
+      [1, 2],
+      [0, 0],
+      [0, 1],
+      [0, 2],
+    ]);
+    expect(await pairs('SELECT c1, c2 FROM mixed.m WHERE k = 1 AND c1 = 1 AND c2 > 0')).toEqual([
+      [1, 1],
+      [1, 2],
+    ]);
+    expect(await pairs('SELECT c1, c2 FROM mixed.m WHERE k = 1 AND c1 < 1')).toEqual([
+      [0, 0],
+      [0, 1],
+      [0, 2],
+    ]);
+    expect(await pairs('SELECT c1, c2 FROM mixed.m WHERE k = 1 ORDER BY c1 ASC, c2 DESC LIMIT 2')).toEqual([
+      [0, 2],
+      [0, 1],
+    ]);
+  });
+
+  // FAILS: "Multi-column slices over clustering columns of mixed order are not supported yet" (0x2200)
+  it.skip('a multi-column slice over mixed-order clustering columns', async () => {
+    // (c1, c2) > (1, 1) in tuple order: c1 > 1, or c1 = 1 and c2 > 1; returned in clustering order
+    expect(await pairs('SELECT c1, c2 FROM mixed.m WHERE k = 1 AND (c1, c2) > (1, 1)')).toEqual([
+      [2, 0],
+      [2, 1],
+      [2, 2],
+      [1, 2],
+    ]);
+  });
+
+  it('range deletions on a prefix and on a DESC column', async () => {
+    await q(
+      'CREATE TABLE mixed.del (k int, c1 int, c2 int, PRIMARY KEY (k, c1, c2)) WITH CLUSTERING ORDER BY (c1 DESC, c2 ASC)',
+    );
+    for (let a = 0; a < 4; a++) {
+      for (let b = 0; b < 3; b++)
+        await q('INSERT INTO mixed.del (k, c1, c2) VALUES (1, ?, ?)', [a, b], { prepare: true });
+    }
+    await q('DELETE FROM mixed.del WHERE k = 1 AND c1 = 3');
+    await q('DELETE FROM mixed.del WHERE k = 1 AND c1 = 2 AND c2 >= 1');
+    await q('DELETE FROM mixed.del WHERE k = 1 AND c1 < 1');
+    await q('DELETE FROM mixed.del WHERE k = 1 AND c1 = 1 AND c2 IN (0, 2)');
+    expect((await rows('SELECT c1, c2 FROM mixed.del WHERE k = 1')).map((r) => [r.c1, r.c2])).toEqual([
+      [2, 0],
+      [1, 1],
+    ]);
+  });
+
+  it('an aggregate is one row whatever the page size', async () => {
+    const rs = await q('SELECT count(*), max(c2) FROM mixed.m', [], { fetchSize: 2 });
+    expect(rs.rows).toHaveLength(1);
+    expect(String(rs.rows[0].count)).toBe('9');
+    expect(rs.rows[0]['system.max(c2)']).toBe(2);
+    expect(rs.pageState ?? null).toBeNull();
+  });
+
+  it('UPDATE and SELECT with IN on the partition key', async () => {
+    await q('UPDATE mixed.m SET v = 5 WHERE k IN (1, 2) AND c1 = 0 AND c2 = 0');
+    const r = await rows('SELECT k, v FROM mixed.m WHERE k IN (1, 2) AND c1 = 0 AND c2 = 0');
+    expect(r.map((x) => [x.k, x.v]).sort()).toEqual([
+      [1, 5],
+      [2, 5],
+    ]);
   });
 });
 
@@ -755,6 +838,79 @@ describe('prepared statements and types', () => {
     expect(special.fl).toBe(Number.NEGATIVE_INFINITY);
   });
 
+  it('varint byte boundaries round-trip as bound values and as literals', async () => {
+    const values = [
+      '0',
+      '-1',
+      '127',
+      '128',
+      '-128',
+      '-129',
+      '255',
+      '256',
+      '-256',
+      '18446744073709551616',
+      '-18446744073709551616',
+    ];
+    for (const v of values) {
+      await q('INSERT INTO typ.all_types (k, vi) VALUES (5, ?)', [types.Integer.fromString(v)], { prepare: true });
+      expect(String((await rows('SELECT vi FROM typ.all_types WHERE k = 5'))[0].vi), v).toBe(v);
+      await q(`INSERT INTO typ.all_types (k, vi) VALUES (6, ${v})`);
+      expect(String((await rows('SELECT vi FROM typ.all_types WHERE k = 6'))[0].vi), v).toBe(v);
+    }
+  });
+
+  it('temporal and inet literals at their edges', async () => {
+    const read = async (col: string, literal: string) => {
+      await q(`INSERT INTO typ.all_types (k, ${col}) VALUES (7, ${literal})`);
+      return (await rows(`SELECT ${col} FROM typ.all_types WHERE k = 7`))[0][col];
+    };
+    expect((await read('ts', "'1969-12-31T23:59:59.999Z'")).toISOString()).toBe('1969-12-31T23:59:59.999Z');
+    expect((await read('ts', "'1900-01-01 00:00:00+0000'")).toISOString()).toBe('1900-01-01T00:00:00.000Z');
+    expect((await read('ts', '-1')).toISOString()).toBe('1969-12-31T23:59:59.999Z');
+    expect(String(await read('da', "'0001-01-01'"))).toBe('0001-01-01');
+    expect(String(await read('da', "'-0001-01-01'"))).toBe('-0001-01-01');
+    expect(String(await read('da', '2147483648'))).toBe('1970-01-01');
+    expect(String(await read('ti', "'23:59:59.999999999'"))).toBe('23:59:59.999999999');
+    expect(String(await read('ti', '0'))).toBe('00:00:00');
+    expect(String(await read('ine', "'::ffff:1.2.3.4'"))).toBe('1.2.3.4');
+    expect(String(await read('ine', "'::'"))).toBe('::');
+    await q("INSERT INTO typ.all_types (k, bl, te) VALUES (8, 0x, 'a\u0000b')");
+    const [row] = await rows('SELECT bl, te FROM typ.all_types WHERE k = 8');
+    expect(Buffer.isBuffer(row.bl) && row.bl.length === 0).toBe(true);
+    expect(row.te).toBe('a\u0000b');
+  });
+
+  it('invalid values are refused with Cassandra messages', async () => {
+    await expectError(q("INSERT INTO typ.all_types (k, a) VALUES (9, 'é')"), CODE.invalid, 'Invalid ASCII character');
+    await expectError(
+      q('INSERT INTO typ.all_types (k, a) VALUES (9, ?)', ['é'], { prepare: true }),
+      CODE.invalid,
+      'Exception while binding column a',
+    );
+    await expectError(
+      q('INSERT INTO typ.all_types (k, te) VALUES (?, ?)', [9, Buffer.from([0xff, 0xfe])], { hints: ['int', 'blob'] }),
+      CODE.invalid,
+      "String didn't validate",
+    );
+    await expectError(
+      q('INSERT INTO typ.all_types (k, vi) VALUES (9, 1.5)'),
+      CODE.invalid,
+      'Invalid FLOAT constant (1.5)',
+    );
+    await expectError(
+      q('INSERT INTO typ.all_types (k) VALUES (2147483648)'),
+      CODE.invalid,
+      "Unable to make int from '2147483648'",
+    );
+    await expectError(q("INSERT INTO typ.all_types (k, ti) VALUES (9, '12:00')"), CODE.invalid);
+    await expectError(
+      q('CREATE TABLE typ.bad (k duration PRIMARY KEY)'),
+      CODE.invalid,
+      'duration type is not supported for PRIMARY KEY column',
+    );
+  });
+
   it('collections, frozen collections, tuples and nested frozen values round-trip', async () => {
     const values = {
       st: [3, 1, 2],
@@ -786,8 +942,8 @@ describe('prepared statements and types', () => {
     expect(row.nested).toEqual({ k: [1, 2] });
   });
 
-  // FAILS: a bound frozen<set> is stored as sent ({'y', 'x'} reads back ['y', 'x']); Cassandra re-serialises
-  // bound frozen sets and maps sorted by element (and without duplicates)
+  // FAILS: a bound frozen<set> is stored as sent: ['y', 'x', 'y'] reads back ['y', 'x', 'y']; Cassandra
+  // re-serialises bound frozen sets and maps sorted by element and without duplicates (so they also compare equal)
   it.skip('a bound frozen set / map is normalised (sorted, deduplicated)', async () => {
     await q(
       'INSERT INTO typ.all_types (k, fst, fma) VALUES (12, ?, ?)',
@@ -828,8 +984,7 @@ describe('prepared statements and types', () => {
     expect(row.st).toEqual([9, 10]);
   });
 
-  // FAILS: "List element removal is not supported yet" (0x2200) for UPDATE ... SET li = li - ['b']
-  it.skip('list element removal by value', async () => {
+  it('list element removal by value', async () => {
     await q("INSERT INTO typ.all_types (k, li) VALUES (14, ['z', 'a', 'b', 'a'])");
     await q('UPDATE typ.all_types SET li = li - ? WHERE k = ?', [['a'], 14], { prepare: true });
     expect((await rows('SELECT li FROM typ.all_types WHERE k = 14'))[0].li).toEqual(['z', 'b']);
@@ -837,8 +992,7 @@ describe('prepared statements and types', () => {
     expect((await rows('SELECT li FROM typ.all_types WHERE k = 14'))[0].li).toBeNull();
   });
 
-  // FAILS: "Setting list elements by index is not supported yet" (0x2200) for UPDATE ... SET li[1] = 'A'
-  it.skip('list element by index: set and delete', async () => {
+  it('list element by index: set and delete', async () => {
     await q("INSERT INTO typ.all_types (k, li) VALUES (13, ['a', 'b', 'c'])");
     await q("UPDATE typ.all_types SET li[1] = 'B' WHERE k = 13");
     expect((await rows('SELECT li FROM typ.all_types WHERE k = 13'))[0].li).toEqual(['a', 'B', 'c']);
@@ -1109,9 +1263,7 @@ describe('more statement forms', () => {
     expect((await rows('SELECT v FROM more.st WHERE k = 6 AND c = 1'))[0].v).toBe('a');
   });
 
-  // FAILS: counter tables can be created but "UPDATE ... SET n = n + 3" answers "Counter tables are not
-  // supported yet" (0x2200)
-  it.skip('counter columns add and subtract', async () => {
+  it('counter columns add and subtract', async () => {
     await q('CREATE TABLE more.cnt (k int PRIMARY KEY, n counter)');
     await q('UPDATE more.cnt SET n = n + 3 WHERE k = 1');
     await q('UPDATE more.cnt SET n = n - 1 WHERE k = 1');
@@ -1216,6 +1368,80 @@ describe('paging edge cases', () => {
     );
     if (err2) expect([CODE.invalid, 0x000a]).toContain(err2.code);
     expect(await rows('SELECT k FROM pag2.t WHERE k = 1 AND c = 1')).toHaveLength(1);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+describe('user-defined types', () => {
+  beforeAll(async () => {
+    await q(`CREATE KEYSPACE IF NOT EXISTS udt WITH replication = ${REPLICATION}`);
+    await q('CREATE TYPE udt.addr (street text, zip int, tags set<text>)');
+    await q('CREATE TABLE udt.people (k int PRIMARY KEY, home frozen<addr>, others list<frozen<addr>>, cur addr)');
+  });
+
+  it('system_schema.types and the driver metadata describe the type', async () => {
+    const [row] = await rows("SELECT * FROM system_schema.types WHERE keyspace_name = 'udt' AND type_name = 'addr'");
+    expect(row.field_names).toEqual(['street', 'zip', 'tags']);
+    expect(row.field_types).toEqual(['text', 'int', 'set<text>']);
+    const meta = (await client.metadata.getUdt('udt', 'addr')) as unknown as { fields: { name: string }[] } | null;
+    expect(meta?.fields.map((f) => f.name)).toEqual(['street', 'zip', 'tags']);
+    const cols = await rows(
+      "SELECT column_name, type FROM system_schema.columns WHERE keyspace_name = 'udt' AND table_name = 'people'",
+    );
+    expect(Object.fromEntries(cols.map((r) => [r.column_name, r.type]))).toEqual({
+      k: 'int',
+      home: 'frozen<addr>',
+      others: 'list<frozen<addr>>',
+      cur: 'addr',
+    });
+    await expectError(q('CREATE TYPE udt.addr (x int)'), CODE.alreadyExists);
+  });
+
+  it('frozen, nested and non-frozen UDT values round-trip from literals and bound values', async () => {
+    await q(
+      "INSERT INTO udt.people (k, home, others, cur) VALUES (1, {street: 'Main', zip: 123, tags: {'b', 'a'}}, " +
+        "[{street: 'x', zip: 1}], {street: 'c', zip: 5, tags: {'t'}})",
+    );
+    const [row] = await rows('SELECT home, others, cur FROM udt.people WHERE k = 1');
+    expect(row.home).toEqual({ street: 'Main', zip: 123, tags: ['a', 'b'] });
+    expect(row.others).toEqual([{ street: 'x', zip: 1, tags: null }]);
+    expect(row.cur).toEqual({ street: 'c', zip: 5, tags: ['t'] });
+    await q(
+      'INSERT INTO udt.people (k, home, cur) VALUES (?, ?, ?)',
+      [2, { street: 'P', zip: 9, tags: ['q'] }, { street: 'Q', zip: 1, tags: ['r'] }],
+      { prepare: true },
+    );
+    const [bound] = await rows('SELECT home, cur FROM udt.people WHERE k = ?', [2], { prepare: true });
+    expect(bound.home).toEqual({ street: 'P', zip: 9, tags: ['q'] });
+    expect(bound.cur).toEqual({ street: 'Q', zip: 1, tags: ['r'] });
+  });
+
+  it('a field of a non-frozen UDT can be updated alone', async () => {
+    await q("INSERT INTO udt.people (k, cur) VALUES (3, {street: 's', zip: 1, tags: {'x'}})");
+    await q('UPDATE udt.people SET cur.zip = 77 WHERE k = 3');
+    expect((await rows('SELECT cur FROM udt.people WHERE k = 3'))[0].cur).toEqual({
+      street: 's',
+      zip: 77,
+      tags: ['x'],
+    });
+  });
+
+  // FAILS: a non-frozen UDT read back omits its trailing null fields: {street: 'Q'} instead of
+  // {street: 'Q', zip: null, tags: null} (Cassandra serialises every field of the type, null ones as length -1)
+  it.skip('a non-frozen UDT with unset fields reads back with every field, nulls included', async () => {
+    await q("INSERT INTO udt.people (k, cur) VALUES (4, {street: 'Q'})");
+    expect((await rows('SELECT cur FROM udt.people WHERE k = 4'))[0].cur).toEqual({
+      street: 'Q',
+      zip: null,
+      tags: null,
+    });
+  });
+
+  it('SELECT of a UDT field', async () => {
+    await q("INSERT INTO udt.people (k, home, cur) VALUES (5, {street: 'h', zip: 2}, {street: 'c', zip: 3})");
+    const rs = await q('SELECT cur.zip, home.street FROM udt.people WHERE k = 5');
+    expect(rs.columns.map((c) => c.name)).toEqual(['cur.zip', 'home.street']);
+    expect({ ...rs.rows[0] }).toEqual({ 'cur.zip': 3, 'home.street': 'h' });
   });
 });
 

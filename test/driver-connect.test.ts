@@ -136,6 +136,40 @@ describe('metadata', () => {
     expect(replicas.map((h) => h.address)).toEqual([`127.0.0.1:${server.port}`]);
   });
 
+  it('getTable() parses a table with options, DESC clustering, static and collection columns', async () => {
+    await client.execute(`CREATE KEYSPACE IF NOT EXISTS dc_meta WITH replication = ${REPLICATION}`);
+    await client.execute(
+      'CREATE TABLE IF NOT EXISTS dc_meta.t (k text, c1 int, c2 timestamp, v map<text, int>, s int static, ' +
+        "PRIMARY KEY ((k), c1, c2)) WITH CLUSTERING ORDER BY (c1 DESC, c2 ASC) AND comment = 'hi' " +
+        'AND default_time_to_live = 42 AND gc_grace_seconds = 100',
+    );
+    const t = await client.metadata.getTable('dc_meta', 't');
+    expect(t).toBeTruthy();
+    expect(t?.partitionKeys.map((c) => c.name)).toEqual(['k']);
+    expect(t?.clusteringKeys.map((c) => c.name)).toEqual(['c1', 'c2']);
+    expect(t?.clusteringOrder).toEqual(['DESC', 'ASC']);
+    expect(t?.columns.map((c) => c.name)).toEqual(['k', 'c1', 'c2', 's', 'v']);
+    expect((t?.columns.find((c) => c.name === 's') as { isStatic?: boolean } | undefined)?.isStatic).toBe(true);
+    expect(t?.columns.find((c) => c.name === 'v')?.type.code).toBe(cassandra.types.dataTypes.map);
+    expect(t?.comment).toBe('hi');
+    expect(t?.defaultTtl).toBe(42);
+    expect(t?.gcGraceSeconds).toBe(100);
+    expect(t?.compactionClass).toBe('org.apache.cassandra.db.compaction.SizeTieredCompactionStrategy');
+    expect(t?.isCompact).toBe(false);
+    const ks = client.metadata.keyspaces.dc_meta as unknown as {
+      strategy: string;
+      strategyOptions: Record<string, string>;
+      durableWrites: boolean;
+    };
+    expect(ks.strategy).toBe('org.apache.cassandra.locator.SimpleStrategy');
+    expect(ks.strategyOptions).toEqual({ replication_factor: '1' });
+    expect(ks.durableWrites).toBe(true);
+    const local = await client.metadata.getTable('system', 'local');
+    expect(local?.columns.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['key', 'tokens', 'host_id', 'schema_version', 'release_version']),
+    );
+  });
+
   it('computes the same Murmur3 token as the server (token(k) = <driver token> finds the row)', async () => {
     await client.execute(`CREATE KEYSPACE IF NOT EXISTS dc_token WITH replication = ${REPLICATION}`);
     await client.execute('CREATE TABLE IF NOT EXISTS dc_token.w (k text PRIMARY KEY, v int)');
@@ -326,6 +360,27 @@ describe('schema change events', () => {
     const table = await client.metadata.getTable('dc_agreement', 't');
     expect(table?.columns.map((c) => c.name).sort()).toEqual(['k', 'v']);
     expect(table?.partitionKeys.map((c) => c.name)).toEqual(['k']);
+  });
+});
+
+describe('tracing', () => {
+  // FAILS: the tracing flag is ignored: result.info.traceId is undefined and system_traces.sessions / events stay
+  // empty (Cassandra answers with a tracing session id and records the session; cqlsh TRACING ON relies on it)
+  it.skip('a traced query returns a trace id whose session and events can be read', async () => {
+    const client = newClient();
+    await client.connect();
+    const rs = await client.execute("SELECT release_version FROM system.local WHERE key = 'local'", [], {
+      traceQuery: true,
+    });
+    const traceId = rs.info.traceId;
+    expect(traceId).toBeInstanceOf(cassandra.types.Uuid);
+    const trace = (await client.metadata.getTrace(traceId)) as unknown as {
+      requestType: string;
+      coordinator: unknown;
+      events: unknown[];
+    };
+    expect(trace.requestType).toBeTruthy();
+    expect(trace.events.length).toBeGreaterThan(0);
   });
 });
 

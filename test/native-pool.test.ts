@@ -561,7 +561,7 @@ describe('native pool: crash safety', () => {
       join(childDir, 'writer.js'),
       `import { openPool } from './native-binding.js';
 const pool = openPool({ path: process.argv[2], size: 64 * 1024 * 1024 });
-process.stdout.write('mode ' + pool.info.mode + '\\n');
+process.stdout.write('mode ' + pool.info.mode + ' sync ' + pool.sync + '\\n');
 const key = (n, i) => Buffer.from('b' + String(n).padStart(8, '0') + ':' + String(i).padStart(2, '0'));
 for (let n = 0; ; n++) {
   const batch = pool.batch();
@@ -580,8 +580,14 @@ for (let n = 0; ; n++) {
 
   const crashOnce = async (dir: string, env: Record<string, string>) => {
     const path = join(dir, `crash-${seq++}.pool`);
+    const childEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      PMEMCQL_NATIVE_ADDON: resolve('native/build/Release/pmemcql_native.node'),
+      ...env,
+    };
+    if (!('PMEM_IS_PMEM_FORCE' in env)) delete childEnv.PMEM_IS_PMEM_FORCE;
     const child = spawn(process.execPath, [join(childDir, 'writer.js'), path], {
-      env: { ...process.env, PMEMCQL_NATIVE_ADDON: resolve('native/build/Release/pmemcql_native.node'), ...env },
+      env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -638,14 +644,21 @@ for (let n = 0; ; n++) {
     }
   }, 180_000);
 
-  it('survives SIGKILL mid-writes in disk mode (msync)', async () => {
-    prepareChild();
-    const dir = mkdtempSync(join(tmpdir(), 'pmemcql-native-disk-'));
-    try {
-      const out = await crashOnce(dir, { PMEM_IS_PMEM_FORCE: '0' });
-      expect(out).toMatch(/mode disk/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
+  it.each([
+    ['msync-ranges', {} as Record<string, string>],
+    ['msync-commit', { PMEMCQL_DISK_SYNC: 'commit' } as Record<string, string>],
+  ])(
+    'survives SIGKILL mid-writes in disk mode (%s)',
+    async (sync, env) => {
+      prepareChild();
+      const dir = mkdtempSync(join(tmpdir(), 'pmemcql-native-disk-'));
+      try {
+        const out = await crashOnce(dir, env);
+        expect(out).toContain(`mode disk sync ${sync}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });

@@ -132,6 +132,32 @@ describe.runIf(available)('CQL through the Python driver', () => {
     ]);
   });
 
+  it('user-defined types: registered classes bind and read back, metadata and export_as_string() show the type', () => {
+    const r = ok('udt');
+    expect(r.row1).toEqual({
+      p: { x: 1, y: 2, label: 'a' },
+      ps: [
+        { x: 3, y: 4, label: 'b' },
+        { x: 5, y: 6, label: null },
+      ],
+    });
+    expect(r.row2).toEqual({ p: { x: 7, y: 8, label: 'lit' }, ps: null });
+    expect(r.user_types).toEqual(['point']);
+    expect(r.field_names).toEqual(['x', 'y', 'label']);
+    expect(r.field_types).toEqual(['int', 'int', 'text']);
+    expect(r.export as string).toContain('CREATE TYPE pyu.point (\n    x int,\n    y int,\n    label text\n);');
+    expect(r.export as string).toContain('    ps list<frozen<point>>\n');
+  });
+
+  for (const version of [5, 4]) {
+    it(`a prepared SELECT * returns a column added after PREPARE (v${version})`, () => {
+      const run = (ok('prepared_after_alter')[`v${version}`] ?? expect.fail('no result')) as Record<string, unknown>;
+      expect(run.protocol_version).toBe(version);
+      expect(run.before).toEqual({ k: 1, a: 1 });
+      expect(run.after).toEqual({ k: 1, a: 1, b: 2 });
+    });
+  }
+
   describe('errors', () => {
     const err = (name: string) => (ok('errors')[name] as ErrorInfo | null) ?? expect.fail(`${name} did not fail`);
 

@@ -205,8 +205,8 @@ export function resourceExists(
     case 'roles':
       return roleExists(r.role!);
     case 'functions':
-      // No user-defined functions exist on this server: only keyspace-level function resources do.
-      return r.level === 1 ? catalog.keyspace(r.keyspace!) !== undefined : false;
+      if (r.level === 1) return catalog.keyspace(r.keyspace!) !== undefined;
+      return functionSignatureExists(catalog, r);
   }
 }
 
@@ -219,4 +219,12 @@ export function filterPermissions(perms: readonly Permission[], r: AuthResource)
     throw new SyntaxError(`Resource type ${cls} does not support any of the requested permissions`);
   }
   return sortPermissions(kept);
+}
+
+/** A user-defined function or aggregate with the resource's signature exists (`name(type, ...)` keys). */
+function functionSignatureExists(catalog: SchemaCatalog, r: AuthResource): boolean {
+  const ks = catalog.keyspace(r.keyspace!);
+  const m = /^<function [^.]+\.(.*)>$/.exec(r.display);
+  if (!ks || !m) return false;
+  return ks.functions?.has(m[1]!) === true || ks.aggregates?.has(m[1]!) === true;
 }

@@ -179,7 +179,7 @@ export class RoleStore {
 
   revokeRole(role: string, revokee: string): Promise<void> {
     const g = this.roles.get(revokee);
-    if (!g || !g.memberOf.includes(role)) return Promise.resolve();
+    if (!g?.memberOf.includes(role)) return Promise.resolve();
     g.memberOf = g.memberOf.filter((m) => m !== role);
     return this.persist([revokee], []);
   }

@@ -3,11 +3,13 @@
 
 import type { Logger } from 'pino';
 import type { StorageEngine } from '../../storage/storage-engine.js';
+import type { AccessControl } from '../auth/access-control.js';
 import type { ClientState, ColumnSpec, QueryOptions, ResultMessage, ServerEvent } from '../query-handler.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { NodeInfo } from '../system/node-info.js';
 import type { SystemRows } from '../system/system-rows.js';
+import type { TraceStore } from '../tracing/trace-store.js';
 import type { SchemaStore } from './schema-store.js';
 
 export interface ExecutionContext {
@@ -17,6 +19,10 @@ export interface ExecutionContext {
   readonly schemaStore: SchemaStore;
   readonly node: NodeInfo;
   readonly logger: Logger;
+  /** Trace sessions of requests sent with the tracing flag. */
+  readonly traces?: TraceStore;
+  /** Roles and permissions (issue 6); role/permission statements need it, undefined in bare test contexts. */
+  readonly auth?: AccessControl | undefined;
   emit(event: ServerEvent): void;
 }
 

@@ -12,6 +12,7 @@ import {
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
+import type { ViewMetadata } from '../schema/view-metadata.js';
 
 const KEYSPACE_PREFIX = 'ks/';
 const HOST_ID_KEY = 'node/host_id';
@@ -25,6 +26,8 @@ interface StoredKeyspace {
   types: { keyspace: string; name: string; fields: { name: string; type: unknown }[] }[];
   functions?: UserFunctionMetadata[];
   aggregates?: UserAggregateMetadata[];
+  /** Materialized views (absent in documents written before views existed). */
+  views?: ViewMetadata[];
 }
 
 function replacer(_key: string, value: unknown): unknown {
@@ -72,6 +75,7 @@ export class SchemaStore {
         functions: new Map((s.functions ?? []).map((f) => [signature(f.name, f.argTypes), f])),
         aggregates: new Map((s.aggregates ?? []).map((a) => [signature(a.name, a.argTypes), a])),
         virtual: false,
+        views: new Map((s.views ?? []).map((v) => [v.name, v])),
       };
       this.catalog.putKeyspace(ks, true);
       n++;
@@ -95,6 +99,7 @@ export class SchemaStore {
           types: [...ks.types.values()] as StoredKeyspace['types'],
           functions: [...(ks.functions?.values() ?? [])],
           aggregates: [...(ks.aggregates?.values() ?? [])],
+          views: [...(ks.views?.values() ?? [])],
         };
         this.storage.stageCatalogPut(
           ctx,

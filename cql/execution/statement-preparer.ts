@@ -10,7 +10,29 @@ import {
   CreateKeyspaceStatement,
   DropKeyspaceStatement,
 } from '../statements/keyspace-statements.js';
+import {
+  CreateAggregateStatement,
+  CreateFunctionStatement,
+  DropAggregateStatement,
+  DropFunctionStatement,
+} from '../statements/function-statements.js';
+import { CreateIndexStatement, DropIndexStatement } from '../statements/index-statements.js';
 import { ModificationStatement } from '../statements/modification-statement.js';
+import {
+  GrantPermissionsStatement,
+  ListPermissionsStatement,
+  RevokePermissionsStatement,
+} from '../statements/permission-statements.js';
+import {
+  AlterRoleStatement,
+  CreateRoleStatement,
+  DropRoleStatement,
+  GrantRoleStatement,
+  ListRolesStatement,
+  ListSuperUsersStatement,
+  ListUsersStatement,
+  RevokeRoleStatement,
+} from '../statements/role-statements.js';
 import { SelectStatement } from '../statements/select-statement.js';
 import {
   AlterTableStatement,
@@ -20,6 +42,7 @@ import {
 } from '../statements/table-statements.js';
 import { AlterTypeStatement, CreateTypeStatement, DropTypeStatement } from '../statements/type-statements.js';
 import { UseStatement } from '../statements/use-statement.js';
+import { CreateViewStatement, DropViewStatement } from '../statements/view-statements.js';
 import type { CqlStatement } from './cql-statement.js';
 
 export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspace: string | undefined): CqlStatement {
@@ -53,10 +76,49 @@ export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspac
       return new AlterTypeStatement(ast);
     case 'dropType':
       return new DropTypeStatement(ast);
+    case 'createFunction':
+      return new CreateFunctionStatement(ast);
+    case 'dropFunction':
+      return new DropFunctionStatement(ast);
+    case 'createAggregate':
+      return new CreateAggregateStatement(ast);
+    case 'dropAggregate':
+      return new DropAggregateStatement(ast);
     case 'truncate':
       return new TruncateStatement(ast);
+    case 'createIndex':
+      return new CreateIndexStatement(ast);
+    case 'dropIndex':
+      return new DropIndexStatement(ast);
+    case 'createView':
+      return new CreateViewStatement(ast);
+    case 'dropView':
+      return new DropViewStatement(ast);
     case 'describe':
       return new DescribeStatement(ast, keyspace);
+    // Roles and permissions (cql/statements/role-statements.ts, permission-statements.ts).
+    case 'createRole':
+      return new CreateRoleStatement(ast);
+    case 'alterRole':
+      return new AlterRoleStatement(ast);
+    case 'dropRole':
+      return new DropRoleStatement(ast);
+    case 'grantRole':
+      return new GrantRoleStatement(ast);
+    case 'revokeRole':
+      return new RevokeRoleStatement(ast);
+    case 'listRoles':
+      return new ListRolesStatement(ast);
+    case 'listUsers':
+      return new ListUsersStatement();
+    case 'listSuperUsers':
+      return new ListSuperUsersStatement();
+    case 'grantPermissions':
+      return new GrantPermissionsStatement(ast);
+    case 'revokePermissions':
+      return new RevokePermissionsStatement(ast);
+    case 'listPermissions':
+      return new ListPermissionsStatement(ast);
     default:
       throw new InvalidRequest(`${ast.kind} statements are not supported yet`);
   }

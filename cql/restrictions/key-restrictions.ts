@@ -218,6 +218,10 @@ export class KeyRestrictions {
     return this.partition.every((p) => p !== undefined);
   }
 
+  get hasTokenRestrictions(): boolean {
+    return this.tokenLower !== undefined || this.tokenUpper !== undefined;
+  }
+
   get hasClusteringRestrictions(): boolean {
     return this.clusteringEq.length > 0 || this.slice !== undefined;
   }

@@ -1,4 +1,5 @@
 import type { ColumnMetadata } from './column-metadata.js';
+import type { IndexMetadata } from './index-metadata.js';
 import type { TableOptions } from './table-options.js';
 
 export interface DroppedColumn {
@@ -26,6 +27,8 @@ export interface TableMetadata {
   readonly droppedColumns: readonly DroppedColumn[];
   /** Next column id to hand out (ids are never reused). */
   readonly nextColumnId: number;
+  /** Secondary indexes on this table (absent: none). */
+  readonly indexes?: readonly IndexMetadata[] | undefined;
 }
 
 export function columnByName(table: TableMetadata, name: string): ColumnMetadata | undefined {

@@ -19,6 +19,7 @@ import {
 } from '../query-handler.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import { native } from '../types/cql-type.js';
+import { applyWithDependents, dependentsOf } from '../views/dependent-writes.js';
 import { ModificationStatement, storeOf } from './modification-statement.js';
 
 export type BatchType = 'LOGGED' | 'UNLOGGED' | 'COUNTER';
@@ -59,6 +60,10 @@ export function executeBatch(
     const entry = byTable.get(key);
     if (entry) entry.updates.push(...updates);
     else byTable.set(key, { statement, updates, now });
+  }
+  if ([...byTable.values()].some((e) => dependentsOf(ctx, e.statement.table))) {
+    const writes = [...byTable.values()].map((e) => ({ table: e.statement.table, updates: e.updates, now: e.now }));
+    return applyWithDependents(ctx, writes, (t) => storeOf(ctx, t)).then(() => ({ kind: 'void' }) as const);
   }
   const mutations: TableMutation[] = [...byTable.values()].map((e) => ({
     table: storeOf(ctx, e.statement.table),

@@ -38,6 +38,7 @@ import { encodeClusteringKey, encodeKeyComponent } from '../types/byte-comparabl
 import { type CqlType, isMultiCell, native } from '../types/cql-type.js';
 import { readCollectionElements } from '../types/serialized-layout.js';
 import { compareValues } from '../types/value-comparator.js';
+import { applyWithDependents, dependentsOf } from '../views/dependent-writes.js';
 import { Conditions } from './conditions.js';
 import { lookupTable } from './table-resolution.js';
 
@@ -52,6 +53,7 @@ const READ_BEFORE_WRITE: ReadonlySet<string> = new Set([
   'listDeleteIndex',
 ]);
 const EMPTY = Buffer.alloc(0);
+const VOID: ResultMessage = { kind: 'void' };
 
 /** What a write does to one column. */
 interface ColumnOp {
@@ -249,6 +251,9 @@ export class ModificationStatement implements CqlStatement {
     keyspace: string | undefined,
     batchSpecs?: BindSpecs,
   ): ModificationStatement {
+    const ksName = ast.table.keyspace ?? keyspace;
+    if (ksName !== undefined && catalog.keyspace(ksName)?.views?.has(ast.table.name))
+      throw new InvalidRequest('Cannot directly modify a materialized view');
     const table = lookupTable(catalog, ast.table, keyspace);
     return new ModificationStatement(ast.kind === 'insertJson' ? 'insert' : ast.kind, table, ast, batchSpecs);
   }
@@ -697,6 +702,9 @@ export class ModificationStatement implements CqlStatement {
     const { updates, now } = this.updates(options.values, options, undefined, ctx);
     const store = storeOf(ctx, this.table);
     const counters = this.table.isCounter;
+    if (dependentsOf(ctx, this.table)) {
+      return applyWithDependents(ctx, [{ table: this.table, updates, now }], (t) => storeOf(ctx, t)).then(() => VOID);
+    }
     return new Promise((resolve, reject) => {
       store.applyMutationsCallback(updates, now, (err) => {
         if (counters) clearPendingCounters();
@@ -777,6 +785,9 @@ export class ModificationStatement implements CqlStatement {
     });
     const result: ResultMessage = { kind: 'rows', metadata: { columns }, rows: [out] };
     if (!applied) return Promise.resolve(result);
+    if (dependentsOf(ctx, this.table)) {
+      return applyWithDependents(ctx, [{ table: this.table, updates, now }], (t) => storeOf(ctx, t)).then(() => result);
+    }
     return new Promise((resolve, reject) => {
       store.applyMutationsCallback(updates, now, (err) => (err ? reject(err) : resolve(result)));
     });

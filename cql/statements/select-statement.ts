@@ -1,7 +1,6 @@
 // SELECT: prepared once (table, selection, restrictions, limits), executed with bound values.
 // System and virtual tables are read from code (all rows, then filtered); user tables from storage.
 
-import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm } from '../execution/bound-term.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { limitValue, prepareLimit } from '../execution/limit-term.js';
@@ -49,7 +48,9 @@ export class SelectStatement implements CqlStatement {
   }
 
   static prepare(ast: SelectAst, catalog: SchemaCatalog, keyspace: string | undefined): SelectStatement {
-    const table = lookupTable(catalog, ast.table, keyspace);
+    // A materialized view reads like a table: its own table metadata and storage.
+    const view = catalog.keyspace(ast.table.keyspace ?? keyspace ?? '')?.views?.get(ast.table.name);
+    const table = view ? view.table : lookupTable(catalog, ast.table, keyspace);
     return new SelectStatement(
       ast,
       table,

@@ -9,16 +9,27 @@ import type { ComplexValue, ReadRow } from '../../storage/row-projection.js';
 import { Projection } from '../../storage/row-projection.js';
 import type { PagingPosition, PartitionRead } from '../../storage/table-reader.js';
 import { InvalidRequest } from '../errors.js';
-import type { BindSpecs, BoundTerm } from '../execution/bound-term.js';
+import { type BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
 import { complexToBytes } from '../execution/complex-value.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import { limitValue, prepareLimit } from '../execution/limit-term.js';
 import { decodePagingState, encodePagingState, type PagingState } from '../execution/paging-state.js';
 import { nowInSeconds } from '../execution/write-clock.js';
+import { IndexQuery } from '../index/index-query.js';
+import { readThroughIndex } from '../index/index-read.js';
+import {
+  ANN_MAX_LIMIT,
+  decodeFloatVector,
+  type SimilarityFunction,
+  similarity,
+  similarityOf,
+  topK,
+} from '../index/vector-search.js';
 import type { SelectStatement as SelectAst } from '../parser/ast.js';
-import type { ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
+import { type ColumnSpec, type QueryOptions, type ResultMessage, UNSET } from '../query-handler.js';
 import { type ClusteringRange, KeyRestrictions } from '../restrictions/key-restrictions.js';
 import { bindPredicate } from '../restrictions/row-filter.js';
+import { isSai } from '../schema/index-metadata.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { SelectedRow } from '../selection/selected-row.js';
 import type { Selection } from '../selection/selection.js';
@@ -26,6 +37,13 @@ import { isMultiCell } from '../types/cql-type.js';
 import { storeOf } from './modification-statement.js';
 
 const NO_LIMIT = -1;
+const ANN_REQUIRES_INDEX_MESSAGE = 'ANN ordering by vector requires the column to be indexed';
+
+interface AnnOrdering {
+  columnIndex: number;
+  term: BoundTerm;
+  similarity: SimilarityFunction;
+}
 const EMPTY = Buffer.alloc(0);
 
 export class UserTableRead {
@@ -46,7 +64,15 @@ export class UserTableRead {
     readonly selection: Selection,
     specs: BindSpecs,
   ) {
-    this.where = new KeyRestrictions(table, ast.where, specs, 'select', ast.allowFiltering);
+    this.indexQuery = new IndexQuery(table, ast.where, specs);
+    this.where = new KeyRestrictions(
+      table,
+      this.indexQuery.keyRelations,
+      specs,
+      'select',
+      ast.allowFiltering || this.indexQuery.hasCandidates,
+    );
+    this.indexQuery.checkFiltering(this.where, ast.allowFiltering);
     this.partitionKeyIndices = this.where.partitionKeyIndices;
     this.perPartitionLimit = prepareLimit(
       ast.perPartitionLimit,
@@ -60,6 +86,9 @@ export class UserTableRead {
     const needed = new Set<number>();
     for (const s of selection.selectors) for (const i of s.columns) needed.add(i);
     for (const f of this.where.filters) needed.add(f.columnIndex);
+    for (const i of this.indexQuery.columnsNeeded) needed.add(i);
+    this.ann = this.annOrdering(specs);
+    if (this.ann) needed.add(this.ann.columnIndex);
     this.slotOfColumn = table.columns.map(() => -1);
     table.columns.forEach((c, i) => {
       if ((c.kind === 'regular' || c.kind === 'static') && needed.has(i)) {
@@ -111,6 +140,29 @@ export class UserTableRead {
     });
   }
 
+  /** ORDER BY v ANN OF [...]: the vector column, the query vector and the index's similarity function. */
+  private annOrdering(specs: BindSpecs): AnnOrdering | undefined {
+    const order = this.ast.orderBy;
+    const ann = order.find((o) => o.ann);
+    if (!ann) return undefined;
+    if (order.length > 1) throw new InvalidRequest('ANN ordering does not support any other ordering');
+    const columnIndex = this.table.columns.findIndex((c) => c.name === ann.column);
+    if (columnIndex < 0) throw new InvalidRequest(`Undefined column name ${ann.column}`);
+    const col = this.table.columns[columnIndex]!;
+    if (col.type.kind !== 'vector') throw new InvalidRequest('ANN ordering is only supported on float vector indexes');
+    const index = (this.table.indexes ?? []).find((i) => i.column === col.name && isSai(i));
+    if (!index) throw new InvalidRequest(ANN_REQUIRES_INDEX_MESSAGE);
+    const term = prepareTerm(
+      ann.ann!,
+      { keyspace: this.table.keyspace, table: this.table.name, name: col.name, type: col.type },
+      specs,
+    );
+    return { columnIndex, term, similarity: similarityOf(index.options) };
+  }
+
+  private readonly indexQuery: IndexQuery;
+  private readonly ann: AnnOrdering | undefined;
+
   /** Table column indices of the GROUP BY columns (a primary key prefix). */
   private readonly groupBy: number[];
 
@@ -136,8 +188,7 @@ export class UserTableRead {
   /** Validates ORDER BY; true when rows come out in reverse clustering order. */
   private ordering(): boolean {
     const order = this.ast.orderBy;
-    if (order.length === 0) return false;
-    if (order.some((o) => o.ann)) throw new InvalidRequest('ANN ordering requires a vector index (not supported yet)');
+    if (order.length === 0 || this.ann) return false;
     if (!this.where.hasPartitionKey)
       throw new InvalidRequest('ORDER BY is only supported when the partition key is restricted by an EQ or an IN.');
     let reversed: boolean | undefined;
@@ -166,10 +217,18 @@ export class UserTableRead {
     const filters = this.where.filters.map((p) => bindPredicate(p, values, this.table.columns[p.columnIndex]!.name));
     const grouped = this.groupBy.length > 0;
     const aggregate = this.selection.isAggregate || grouped;
-    const pageSize = aggregate || options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize;
-    const state = options.pagingState && !aggregate ? decodePagingState(options.pagingState) : undefined;
+    if (this.ann && (!Number.isFinite(limit) || limit > ANN_MAX_LIMIT)) {
+      throw new InvalidRequest(
+        `Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than ${ANN_MAX_LIMIT}. LIMIT was ${Number.isFinite(limit) ? limit : 'NO LIMIT'}`,
+      );
+    }
+    // ANN reads every matching row, then keeps the top k: one page.
+    const whole = aggregate || this.ann !== undefined;
+    const pageSize = whole || options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize;
+    const state = options.pagingState && !whole ? decodePagingState(options.pagingState) : undefined;
+    for (const f of this.indexQuery.bindElementFilters(values)) filters.push(f);
     // Aggregates read every matching row; LIMIT then applies to the output rows.
-    let remaining = aggregate
+    let remaining = whole
       ? Number.POSITIVE_INFINITY
       : state
         ? state.remaining === NO_LIMIT
@@ -185,13 +244,15 @@ export class UserTableRead {
     const want = () => Math.min(pageSize - out.length, remaining);
     let next: PagingState | undefined;
     // Several partitions with ORDER BY: rows are merged by clustering, LIMIT applies after the merge.
-    const mergeLimit = this.ast.orderBy.length > 0 && this.where.hasPartitionKey ? remaining : Number.POSITIVE_INFINITY;
+    const mergeLimit =
+      this.ast.orderBy.length > 0 && this.where.hasPartitionKey && !this.ann ? remaining : Number.POSITIVE_INFINITY;
     if (Number.isFinite(mergeLimit)) remaining = Number.POSITIVE_INFINITY;
 
     let rangeFilter: ((clustering: Buffer) => boolean) | undefined;
-    const accept = (pr: PartitionRead, row: ReadRow | undefined): boolean => {
+    const accept = (pr: PartitionRead, row: ReadRow | undefined, entryTerm?: Buffer): boolean => {
       if (rangeFilter && (!row || !rangeFilter(row.clustering))) return false;
       const sel = this.selectedRow(pr, row);
+      if (entryTerm && !this.indexQuery.isCurrent(sel, entryTerm)) return false;
       for (const f of filters) if (!f(sel)) return false;
       out.push(sel);
       outClustering.push(row?.clustering ?? EMPTY);
@@ -199,7 +260,29 @@ export class UserTableRead {
       return true;
     };
 
-    if (this.where.hasPartitionKey) {
+    if (this.indexQuery.chosen && !this.where.hasPartitionKey && !this.where.hasTokenRestrictions) {
+      if (this.where.hasClusteringRestrictions) {
+        const ranges = this.where.clusteringRanges(values);
+        rangeFilter = (c: Buffer) => ranges.some((r) => inSlice(c, r.start, r.end));
+      }
+      const stop = readThroughIndex(ctx, this.indexQuery, values, now, state?.clustering, want, (target) => {
+        const bound = target.clustering.length > 0 ? { prefix: target.clustering, inclusive: true } : undefined;
+        const isStatic = this.indexQuery.chosen!.terms.column.kind === 'static';
+        const pr = store.readPartition(target.key, murmur3Token(target.key), {
+          columns: this.projection,
+          nowInSeconds: now,
+          start: isStatic ? undefined : bound,
+          end: isStatic ? undefined : bound,
+          limit: isStatic ? undefined : 1,
+          includeStatic: this.includeStatic,
+          withMetadata: this.projection.withMetadata,
+        });
+        if (!pr) return;
+        if (isStatic && pr.rows.length === 0 && pr.staticRow) accept(pr, undefined, target.term);
+        for (const row of pr.rows) accept(pr, row, target.term);
+      });
+      if (stop) next = { ...this.blankState(), clustering: stop };
+    } else if (this.where.hasPartitionKey) {
       const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));
       keys.sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : Buffer.compare(a.key, b.key)));
       if (keys.length > 1 && this.ast.orderBy.length > 0 && Number.isFinite(pageSize)) {
@@ -341,7 +424,18 @@ export class UserTableRead {
       return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: [this.selection.aggregate(out)] };
     }
     let selected = out;
-    if (Number.isFinite(mergeLimit) || (this.ast.orderBy.length > 0 && out.length > 1)) {
+    if (this.ann) {
+      const ann = this.ann;
+      const v = ann.term.value(values);
+      if (v === null || v === UNSET) throw new InvalidRequest(`Invalid null value for ANN OF`);
+      const type = this.table.columns[ann.columnIndex]!.type;
+      const q = decodeFloatVector(type, v);
+      const scores = out.map((r) => {
+        const x = r.values[ann.columnIndex];
+        return x ? similarity(ann.similarity, q, decodeFloatVector(type, x)) : Number.NaN;
+      });
+      selected = topK(scores, limit).map((i) => out[i]!);
+    } else if (Number.isFinite(mergeLimit) || (this.ast.orderBy.length > 0 && out.length > 1)) {
       const order = out.map((_, i) => i);
       order.sort((a, b) => {
         const c = Buffer.compare(outClustering[a]!, outClustering[b]!);

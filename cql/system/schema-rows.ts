@@ -76,6 +76,66 @@ export function columnsRows(catalog: SchemaCatalog, virtual = false): RowObject[
   const rows: RowObject[] = [];
   for (const ks of virtual ? virtualKeyspaces(catalog) : storedKeyspaces(catalog)) {
     for (const t of ks.tables.values()) for (const c of t.columns) rows.push(columnRow(t, c));
+    // A view's columns are listed under the view's name, as Cassandra does.
+    for (const v of ks.views?.values() ?? []) for (const c of v.table.columns) rows.push(columnRow(v.table, c));
+  }
+  return rows;
+}
+
+export function indexesRows(catalog: SchemaCatalog): RowObject[] {
+  const rows: RowObject[] = [];
+  for (const ks of storedKeyspaces(catalog)) {
+    for (const t of ks.tables.values()) {
+      for (const i of t.indexes ?? []) {
+        rows.push({
+          keyspace_name: t.keyspace,
+          table_name: t.name,
+          index_name: i.name,
+          kind: i.kind,
+          options: new Map(Object.entries(i.options)),
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+export function viewsRows(catalog: SchemaCatalog): RowObject[] {
+  const rows: RowObject[] = [];
+  for (const ks of storedKeyspaces(catalog)) {
+    for (const v of ks.views?.values() ?? []) {
+      const o = v.table.options;
+      rows.push({
+        keyspace_name: v.keyspace,
+        view_name: v.name,
+        additional_write_policy: o.additional_write_policy,
+        allow_auto_snapshot: o.allow_auto_snapshot,
+        base_table_id: v.baseTableId,
+        base_table_name: v.baseTableName,
+        bloom_filter_fp_chance: o.bloom_filter_fp_chance,
+        caching: new Map(Object.entries(o.caching)),
+        cdc: o.cdc,
+        comment: o.comment,
+        compaction: new Map(Object.entries(o.compaction)),
+        compression: new Map(Object.entries(o.compression)),
+        crc_check_chance: o.crc_check_chance,
+        dclocal_read_repair_chance: 0.0,
+        default_time_to_live: o.default_time_to_live,
+        extensions: new Map(Object.entries(o.extensions)),
+        gc_grace_seconds: o.gc_grace_seconds,
+        id: v.table.id,
+        include_all_columns: v.includeAllColumns,
+        incremental_backups: o.incremental_backups,
+        max_index_interval: o.max_index_interval,
+        memtable: o.memtable,
+        memtable_flush_period_in_ms: o.memtable_flush_period_in_ms,
+        min_index_interval: o.min_index_interval,
+        read_repair: o.read_repair,
+        read_repair_chance: 0.0,
+        speculative_retry: o.speculative_retry,
+        where_clause: v.whereClause,
+      });
+    }
   }
   return rows;
 }

@@ -7,9 +7,11 @@ import type { NodeInfo } from './node-info.js';
 import {
   columnsRows,
   droppedColumnsRows,
+  indexesRows,
   keyspacesRows,
   tablesRows,
   typesRows,
+  viewsRows,
   virtualKeyspacesRows,
   virtualTablesRows,
 } from './schema-rows.js';
@@ -37,6 +39,8 @@ export class SystemRows {
     this.sources.set('system_schema.columns', () => columnsRows(catalog));
     this.sources.set('system_schema.dropped_columns', () => droppedColumnsRows(catalog));
     this.sources.set('system_schema.types', () => typesRows(catalog));
+    this.sources.set('system_schema.indexes', () => indexesRows(catalog));
+    this.sources.set('system_schema.views', () => viewsRows(catalog));
     this.sources.set('system_schema.functions', () => functionsRows(catalog));
     this.sources.set('system_schema.aggregates', () => aggregatesRows(catalog));
     this.sources.set('system_virtual_schema.keyspaces', () => virtualKeyspacesRows(catalog));

@@ -215,6 +215,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       Napi::Object o = Napi::Object::New(env);
       o.Set("path", p.path());
       o.Set("mode", modeName(p.durability()));
+      o.Set("sync", p.sync() == SyncPolicy::Flush ? "flush" : p.sync() == SyncPolicy::MsyncCommit ? "msync-commit" : "msync-ranges");
       o.Set("size", static_cast<double>(p.size()));
       o.Set("used", static_cast<double>(p.used()));
       o.Set("root", static_cast<double>(p.rootMap()));
@@ -353,10 +354,16 @@ Napi::Value SetErrorClass(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// enableCommitSync(): see Pool::enableCommitSync; returns whether it took effect.
+Napi::Value EnableCommitSync(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), Pool::enableCommitSync());
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("NativePool", PoolWrap::Define(env));
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
+  exports.Set("enableCommitSync", Napi::Function::New(env, EnableCommitSync));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount}};
   for (const auto& [name, fn] : fast) {

@@ -75,7 +75,6 @@ uint64_t newSeparator(Tx& tx, uint64_t leftEnt, uint64_t rightEnt, uint64_t& pfx
   while (common < n && l->key()[common] == r->key()[common]) common++;
   uint32_t len = common + 1 <= r->klen ? common + 1 : r->klen;
   pfxOut = tree::prefixOf(r->key(), len);
-  // Copy the key bytes first: the allocation below does not move pool memory, but be explicit.
   return newEntry(tx, kTypeSepKey, r->key(), len, nullptr, 0, 0);
 }
 

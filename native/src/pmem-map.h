@@ -81,8 +81,11 @@ inline const Inner* innerAt(const Pool& pool, uint64_t off) {
 // search lines at once lets the memory system fetch them in parallel.
 inline void prefetchNode(const Pool& pool, uint64_t off, bool leaf) {
   const char* p = pool.at<char>(off);
-  size_t bytes = leaf ? sizeof(Leaf) : offsetof(Inner, sep);
-  for (size_t i = 0; i < bytes; i += 64) __builtin_prefetch(p + i);
+  if (leaf) {
+    for (size_t i = 0; i < sizeof(Leaf); i += 64) __builtin_prefetch(p + i);
+    return;
+  }
+  for (size_t i = 0; i < offsetof(Inner, sep); i += 64) __builtin_prefetch(p + i);
 }
 
 /** Compares a stored key (prefix + blob) with `k`; the blob is read only on a prefix tie. */

@@ -1,5 +1,7 @@
 #include "pmem-pool.h"
 
+#include <libpmem.h>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -21,6 +23,9 @@
 namespace pmemcql {
 
 namespace {
+
+bool gAnyPoolOpened = false;
+bool gCommitSync = false;
 
 std::string lastPmemError() {
   const char* m = pmemobj_errormsg();
@@ -79,7 +84,26 @@ PMEMobjpool* createPool(const std::string& path, uint64_t size) {
 
 }  // namespace
 
+bool Pool::enableCommitSync() {
+  if (getenv("PMEM_IS_PMEM_FORCE")) return false;
+  if (gAnyPoolOpened) return gCommitSync;
+  // libpmem reads PMEM_IS_PMEM_FORCE once, on its first pmem_is_pmem() call: make that call
+  // now, then take the variable away so child processes do not inherit it.
+  setenv("PMEM_IS_PMEM_FORCE", "1", 1);
+  char probe[64];
+  gCommitSync = pmem_is_pmem(probe, sizeof probe) == 1;
+  unsetenv("PMEM_IS_PMEM_FORCE");
+  return gCommitSync;
+}
+
+void Pool::syncAll() const {
+  if (msync(base_, size_, MS_SYNC) != 0)
+    throw PoolErr("POOL_IO", "msync of pool " + path_ + " failed: " + strerror(errno) +
+                                 "; the last write may not be durable");
+}
+
 Pool* Pool::open(const std::string& path, uint64_t size) {
+  gAnyPoolOpened = true;
   struct stat st;
   bool created = false;
   PMEMobjpool* pop = nullptr;
@@ -122,6 +146,8 @@ Pool::Pool(PMEMobjpool* pop, std::string path) : pop_(pop), base_(reinterpret_ca
   struct stat st;
   size_ = stat(path_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
   mode_ = detectMode(path_);
+  if (mode_ != Durability::Disk) sync_ = SyncPolicy::Flush;
+  else sync_ = gCommitSync ? SyncPolicy::MsyncCommit : SyncPolicy::MsyncRanges;
 }
 
 Pool::~Pool() {
@@ -186,14 +212,25 @@ void Tx::begin() {
 
 void Tx::commit() {
   // Before the commit point: libpmemobj drains (fences) after flushing its own ranges, which
-  // orders these flushes too; in msync mode each flush is already synchronous.
+  // orders these flushes too.
   for (uint64_t off : flushAtCommit_) pmemobj_flush(pool_.pop(), pool_.at<char>(off), sizeof(LeafSlot));
   flushAtCommit_.clear();
+  // Undo entries are already msynced one by one by libpmemobj; the data they protect goes in
+  // one msync here instead of one per range at commit (those ranges carry NO_FLUSH).
+  if (pool_.sync() == SyncPolicy::MsyncRanges) {
+    try {
+      pool_.syncAll();
+    } catch (...) {
+      abort();
+      throw;
+    }
+  }
   pmemobj_tx_commit();
   int err = pmemobj_tx_end();
   pool_.touched().clear();
   if (err == ENOMEM) throwPoolFull(pool_);
   if (err != 0) throw PoolErr("TX_FAILED", "transaction failed: " + std::string(strerror(err)));
+  if (pool_.sync() == SyncPolicy::MsyncCommit) pool_.syncAll();
 }
 
 void Tx::abort() {
@@ -204,7 +241,8 @@ void Tx::abort() {
 }
 
 uint64_t Tx::alloc(size_t size, TypeNum type) {
-  PMEMoid oid = pmemobj_tx_xalloc(size, type, POBJ_XALLOC_NO_ABORT);
+  uint64_t flags = POBJ_XALLOC_NO_ABORT | (pool_.sync() == SyncPolicy::MsyncRanges ? POBJ_XALLOC_NO_FLUSH : 0);
+  PMEMoid oid = pmemobj_tx_xalloc(size, type, flags);
   if (OID_IS_NULL(oid)) {
     if (errno == ENOMEM) throwPoolFull(pool_);
     throw PoolErr("TX_FAILED", "allocation of " + std::to_string(size) + " bytes failed: " + lastPmemError());
@@ -222,6 +260,7 @@ void Tx::free(uint64_t off) {
 }
 
 void Tx::addRange(uint64_t off, size_t size, uint64_t flags) {
+  if (pool_.sync() == SyncPolicy::MsyncRanges) flags |= POBJ_XADD_NO_FLUSH;
   int r = pmemobj_tx_xadd_range(PMEMoid{pool_.uuidLo(), off}, 0, size, POBJ_XADD_NO_ABORT | flags);
   if (r != 0) {
     if (r == ENOMEM || errno == ENOMEM) throwPoolFull(pool_);

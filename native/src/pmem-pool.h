@@ -16,6 +16,16 @@ namespace pmemcql {
 
 enum class Durability { Pmem, Emulated, Disk };
 
+// How a commit becomes durable.
+enum class SyncPolicy {
+  Flush,        // pmem / emulated: libpmemobj's cache-line flushes are the whole story
+  MsyncRanges,  // disk: libpmemobj msyncs its logs as it writes them; our data ranges are
+                // msynced in one call just before the commit (survives power loss)
+  MsyncCommit,  // disk, opted in: libpmemobj flushes cache lines only; one msync of the pool
+                // after the commit (fast group commit; survives process crashes, and power loss
+                // between applies, but a power loss during an apply can tear the pool)
+};
+
 class Pool {
  public:
   /** Opens `path`, creating it with `size` bytes when absent. Throws PoolErr. */
@@ -38,6 +48,16 @@ class Pool {
   uint64_t size() const { return size_; }
   uint64_t used() const;
   Durability durability() const { return mode_; }
+  SyncPolicy sync() const { return sync_; }
+  /** msync of the whole mapping; POOL_IO on failure. */
+  void syncAll() const;
+
+  /**
+   * Process-wide, before the first pool is opened: makes libpmemobj treat every mapping as
+   * persistent memory so disk pools get SyncPolicy::MsyncCommit. False when not possible (a
+   * pool was opened already, or PMEM_IS_PMEM_FORCE is set by the user).
+   */
+  static bool enableCommitSync();
   const std::string& path() const { return path_; }
 
   /** Shared by transactions: what the running one has logged or allocated. */
@@ -53,6 +73,7 @@ class Pool {
   uint64_t size_ = 0;
   PoolRoot* root_ = nullptr;
   Durability mode_ = Durability::Disk;
+  SyncPolicy sync_ = SyncPolicy::MsyncRanges;
   std::string path_;
   TxObjects touched_;
 };
@@ -112,8 +133,9 @@ class Tx {
     uint64_t slotOff = leafOff + offsetof(Leaf, slot) + sizeof(LeafSlot) * s;
     // A slot free at the start holds nothing an abort must restore: it only has to be durable
     // by the commit point. Flushing it ourselves just before commit saves libpmemobj a range.
-    if ((o->freeAtStart >> s) & 1) flushAtCommit_.push_back(slotOff);
-    else addRange(slotOff, sizeof(LeafSlot), 0);
+    if (!((o->freeAtStart >> s) & 1)) addRange(slotOff, sizeof(LeafSlot), 0);
+    else if (pool_.sync() == SyncPolicy::Flush) flushAtCommit_.push_back(slotOff);
+    // (msync policies: the pool-wide msync covers the slot)
   }
   Pool& pool() { return pool_; }
 

@@ -176,5 +176,14 @@ export function twinLayout(columns: readonly TwinColumn[]): TwinLayout {
   const expiresField = fields.length;
   fields.push(new Field(hiddenName(EXPIRES_FIELD, taken), new Int32(), true));
   const schema = new Schema(fields, new Map([[META_FORMAT, TWIN_FORMAT_VERSION]]));
-  return { schema, columns: ordered, partitionKey, clustering, tokenField: 0, writetimeField, expiresField, fieldOfColumn };
+  return {
+    schema,
+    columns: ordered,
+    partitionKey,
+    clustering,
+    tokenField: 0,
+    writetimeField,
+    expiresField,
+    fieldOfColumn,
+  };
 }

@@ -63,17 +63,22 @@ export interface IntegerSum {
 /** Rows per block whose partial sums stay exact in a double (|v| < 2^32 per half, 2^20 rows). */
 const BLOCK_WORDS = 1 << 15;
 
-function sumNarrow(v: Int8Array | Int16Array | Int32Array, n: number, sel: Selection): bigint {
+// Dense ("every row") and sparse (selection) loops are separate functions: in one function, the path not taken
+// before optimization has no type feedback, and V8 deoptimizes again each time a call switches paths.
+
+function sumNarrowDense(v: Int8Array | Int16Array | Int32Array, n: number): bigint {
   let total = 0n;
-  if (sel === null) {
-    for (let start = 0; start < n; start += BLOCK_WORDS * 32) {
-      const end = Math.min(n, start + BLOCK_WORDS * 32);
-      let s = 0;
-      for (let i = start; i < end; i++) s += v[i]!;
-      total += BigInt(s);
-    }
-    return total;
+  for (let start = 0; start < n; start += BLOCK_WORDS * 32) {
+    const end = Math.min(n, start + BLOCK_WORDS * 32);
+    let s = 0;
+    for (let i = start; i < end; i++) s += v[i]!;
+    total += BigInt(s);
   }
+  return total;
+}
+
+function sumNarrowSparse(v: Int8Array | Int16Array | Int32Array, n: number, sel: Int32Array): bigint {
+  let total = 0n;
   const words = wordCount(n);
   for (let w0 = 0; w0 < words; w0 += BLOCK_WORDS) {
     const w1 = Math.min(words, w0 + BLOCK_WORDS);
@@ -139,7 +144,8 @@ export function sumIntegers(data: Data, sel: Selection): IntegerSum {
   const count = countSelected(s, data.length);
   if (kind === 'int64') return { sum: sumInt64(int64Words(data), data.length, s), count };
   if (kind === 'float32' || kind === 'float64') throw new TypeError('sumIntegers over a float column');
-  return { sum: sumNarrow(data.values as Int32Array, data.length, s), count };
+  const v = data.values as Int32Array;
+  return { sum: s === null ? sumNarrowDense(v, data.length) : sumNarrowSparse(v, data.length, s), count };
 }
 
 // ---- float sums -------------------------------------------------------------------------------
@@ -156,11 +162,14 @@ export interface FloatSum {
   count: number;
 }
 
+/** Lane state: s0..s3 then c0..c3 (one reused array: the loops keep them in registers and store once). */
+const lanes = new Float64Array(8);
+
 /**
  * Four independent Kahan lanes: one lane's dependency chain (4 dependent adds per value) caps a loop at a
  * quarter of the speed; interleaving four keeps the FPU busy. Lanes are folded at the end.
  */
-function kahanLanes(v: Float64Array | Float32Array, n: number, sel: Selection, out: FloatSum): void {
+function kahanDense(v: Float64Array | Float32Array, n: number): void {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
@@ -171,77 +180,105 @@ function kahanLanes(v: Float64Array | Float32Array, n: number, sel: Selection, o
   let c3 = 0;
   let t = 0;
   let r = 0;
-  if (sel === null) {
-    const m = n & ~3;
-    let i = 0;
-    for (; i < m; i += 4) {
-      t = v[i]! - c0;
-      r = s0 + t;
-      c0 = r - s0 - t;
-      s0 = r;
-      t = v[i + 1]! - c1;
-      r = s1 + t;
-      c1 = r - s1 - t;
-      s1 = r;
-      t = v[i + 2]! - c2;
-      r = s2 + t;
-      c2 = r - s2 - t;
-      s2 = r;
-      t = v[i + 3]! - c3;
-      r = s3 + t;
-      c3 = r - s3 - t;
-      s3 = r;
-    }
-    for (; i < n; i++) {
-      t = v[i]! - c0;
-      r = s0 + t;
-      c0 = r - s0 - t;
-      s0 = r;
-    }
-  } else {
-    const words = wordCount(n);
-    for (let w = 0; w < words; w++) {
-      let bits = sel[w]!;
-      if (bits === 0) continue;
-      const base = w << 5;
-      if (bits === -1) {
-        for (let i = base; i < base + 32; i += 4) {
-          t = v[i]! - c0;
-          r = s0 + t;
-          c0 = r - s0 - t;
-          s0 = r;
-          t = v[i + 1]! - c1;
-          r = s1 + t;
-          c1 = r - s1 - t;
-          s1 = r;
-          t = v[i + 2]! - c2;
-          r = s2 + t;
-          c2 = r - s2 - t;
-          s2 = r;
-          t = v[i + 3]! - c3;
-          r = s3 + t;
-          c3 = r - s3 - t;
-          s3 = r;
-        }
-        continue;
-      }
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        t = v[base + 31 - Math.clz32(low)]! - c0;
+  const m = n & ~3;
+  let i = 0;
+  for (; i < m; i += 4) {
+    t = v[i]! - c0;
+    r = s0 + t;
+    c0 = r - s0 - t;
+    s0 = r;
+    t = v[i + 1]! - c1;
+    r = s1 + t;
+    c1 = r - s1 - t;
+    s1 = r;
+    t = v[i + 2]! - c2;
+    r = s2 + t;
+    c2 = r - s2 - t;
+    s2 = r;
+    t = v[i + 3]! - c3;
+    r = s3 + t;
+    c3 = r - s3 - t;
+    s3 = r;
+  }
+  for (; i < n; i++) {
+    t = v[i]! - c0;
+    r = s0 + t;
+    c0 = r - s0 - t;
+    s0 = r;
+  }
+  lanes[0] = s0;
+  lanes[1] = s1;
+  lanes[2] = s2;
+  lanes[3] = s3;
+  lanes[4] = c0;
+  lanes[5] = c1;
+  lanes[6] = c2;
+  lanes[7] = c3;
+}
+
+function kahanSparse(v: Float64Array | Float32Array, n: number, sel: Int32Array): void {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  let c3 = 0;
+  let t = 0;
+  let r = 0;
+  const words = wordCount(n);
+  for (let w = 0; w < words; w++) {
+    let bits = sel[w]!;
+    if (bits === 0) continue;
+    const base = w << 5;
+    if (bits === -1) {
+      for (let i = base; i < base + 32; i += 4) {
+        t = v[i]! - c0;
         r = s0 + t;
         c0 = r - s0 - t;
         s0 = r;
+        t = v[i + 1]! - c1;
+        r = s1 + t;
+        c1 = r - s1 - t;
+        s1 = r;
+        t = v[i + 2]! - c2;
+        r = s2 + t;
+        c2 = r - s2 - t;
+        s2 = r;
+        t = v[i + 3]! - c3;
+        r = s3 + t;
+        c3 = r - s3 - t;
+        s3 = r;
       }
+      continue;
+    }
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      t = v[base + 31 - Math.clz32(low)]! - c0;
+      r = s0 + t;
+      c0 = r - s0 - t;
+      s0 = r;
     }
   }
-  // Fold the lanes with the same step: each lane is worth s - c.
+  lanes[0] = s0;
+  lanes[1] = s1;
+  lanes[2] = s2;
+  lanes[3] = s3;
+  lanes[4] = c0;
+  lanes[5] = c1;
+  lanes[6] = c2;
+  lanes[7] = c3;
+}
+
+/** Folds the lanes with the same Kahan step (each lane is worth s - c) into `out`. */
+function foldLanes(out: FloatSum): void {
   let sum = 0;
   let comp = 0;
-  const parts = [s0, -c0, s1, -c1, s2, -c2, s3, -c3];
   for (let k = 0; k < 8; k++) {
-    t = parts[k]! - comp;
-    r = sum + t;
+    const t = (k & 1 ? -lanes[4 + (k >>> 1)]! : lanes[k >>> 1]!) - comp;
+    const r = sum + t;
     comp = r - sum - t;
     sum = r;
   }
@@ -263,7 +300,9 @@ export function sumFloats(data: Data, sel: Selection): FloatSum {
   const s = withValues(data, sel);
   const v = data.values as Float64Array | Float32Array;
   const out: FloatSum = { sum: 0, compensation: 0, simple: 0, count: countSelected(s, data.length) };
-  kahanLanes(v, data.length, s, out);
+  if (s === null) kahanDense(v, data.length);
+  else kahanSparse(v, data.length, s);
+  foldLanes(out);
   // Infinities make the compensated sum NaN; Cassandra then answers with the plain sum (rare: recompute it).
   if (Number.isNaN(out.sum + out.compensation)) out.simple = plainSum(v, data.length, s);
   return out;
@@ -277,51 +316,58 @@ export interface Extreme<T> {
 }
 
 function floatExtreme(v: Float64Array | Float32Array, n: number, sel: Selection, max: boolean): number | undefined {
-  // Java's Double.compare order (what Cassandra's min/max use): -0.0 < 0.0 and NaN above everything.
+  // Java's Double.compare order (what Cassandra's min/max use): -0.0 < 0.0 and NaN above everything. The loops
+  // use plain comparisons and count NaNs on the side (only values failing the comparison are checked).
+  const seen = countSelected(sel, n);
+  if (seen === 0) return undefined;
   let m = max ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   let nans = 0;
-  let seen = 0;
-  if (sel === null) {
-    seen = n;
-    if (max) {
-      for (let i = 0; i < n; i++) {
-        const x = v[i]!;
-        if (x > m) m = x;
-        else if (x !== x) nans++;
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const x = v[i]!;
-        if (x < m) m = x;
-        else if (x !== x) nans++;
-      }
-    }
-  } else {
-    const words = wordCount(n);
+  const words = wordCount(n);
+  if (max) {
     for (let w = 0; w < words; w++) {
-      let bits = sel[w]!;
+      let bits = sel === null ? -1 : sel[w]!;
       if (bits === 0) continue;
       const base = w << 5;
       if (bits === -1) {
-        seen += 32;
-        for (let i = base; i < base + 32; i++) {
+        const end = Math.min(n, base + 32);
+        for (let i = base; i < end; i++) {
           const x = v[i]!;
-          if (max ? x > m : x < m) m = x;
-          else if (x !== x) nans++;
+          if (x > m) m = x;
+          else if (Number.isNaN(x)) nans++;
         }
         continue;
       }
       while (bits !== 0) {
         const low = bits & -bits;
         bits ^= low;
-        seen++;
         const x = v[base + 31 - Math.clz32(low)]!;
-        if (max ? x > m : x < m) m = x;
-        else if (x !== x) nans++;
+        if (x > m) m = x;
+        else if (Number.isNaN(x)) nans++;
+      }
+    }
+  } else {
+    for (let w = 0; w < words; w++) {
+      let bits = sel === null ? -1 : sel[w]!;
+      if (bits === 0) continue;
+      const base = w << 5;
+      if (bits === -1) {
+        const end = Math.min(n, base + 32);
+        for (let i = base; i < end; i++) {
+          const x = v[i]!;
+          if (x < m) m = x;
+          else if (Number.isNaN(x)) nans++;
+        }
+        continue;
+      }
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const x = v[base + 31 - Math.clz32(low)]!;
+        if (x < m) m = x;
+        else if (Number.isNaN(x)) nans++;
       }
     }
   }
-  if (seen === 0) return undefined;
   if (max && nans > 0) return Number.NaN;
   if (!max && nans === seen) return Number.NaN;
   if (m === 0) {
@@ -345,8 +391,8 @@ function narrowExtreme(v: Int8Array | Int16Array | Int32Array, n: number, sel: S
     const base = w << 5;
     if (bits === -1) {
       const end = Math.min(n, base + 32);
-      if (max) for (let i = base; i < end; i++) m = v[i]! > m ? v[i]! : m;
-      else for (let i = base; i < end; i++) m = v[i]! < m ? v[i]! : m;
+      if (max) for (let i = base; i < end; i++) m = Math.max(v[i]!, m);
+      else for (let i = base; i < end; i++) m = Math.min(v[i]!, m);
       continue;
     }
     while (bits !== 0) {
@@ -408,8 +454,8 @@ export type CompareOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 export function javaCompare(x: number, y: number): number {
   if (x < y) return -1;
   if (x > y) return 1;
-  const xn = x !== x;
-  const yn = y !== y;
+  const xn = Number.isNaN(x);
+  const yn = Number.isNaN(y);
   if (xn || yn) return xn === yn ? 0 : xn ? 1 : -1;
   if (x === 0 && y === 0) {
     const xneg = Object.is(x, -0);
@@ -497,10 +543,10 @@ export function filterCompare(data: Data, op: CompareOp, constant: number | bigi
       if (accepts(op, cmp)) out[i >>> 5]! |= 1 << (i & 31);
     }
   } else {
-    const c = Number(constant);
-    const v = data.values as Float64Array;
     const floats = kind === 'float32' || kind === 'float64';
-    if (!floats || (c === c && c !== 0)) {
+    const c = floats ? Number(constant) : Number(constant) + 0; // integers have no -0
+    const v = data.values as Float64Array;
+    if (!floats || (!Number.isNaN(c) && c !== 0)) {
       // For a float column the constant is the bound float value (exact as a double), so doubles compare alike.
       predicateWords(v, n, op, c, out);
     } else {

@@ -9,11 +9,11 @@ import {
   type Data,
   type DataType,
   type Field,
-  FixedSizeList,
-  List,
+  type FixedSizeList,
+  type List,
+  type Map_,
   makeData,
-  Map_,
-  Struct,
+  type Struct,
   type Struct as StructType,
 } from 'apache-arrow';
 import type { CqlType } from '../../cql/types/cql-type.js';
@@ -103,7 +103,7 @@ function roundUp8(n: number): number {
   return Math.ceil(n / 8) * 8;
 }
 
-const enum Fixed {
+enum Fixed {
   Int8,
   Int16,
   Int32,

@@ -44,6 +44,11 @@ export function liveRows(
       if (bits === 0) continue;
       const base = w << 5;
       let expired = 0;
+      if (bits === -1 && base + 32 <= rows) {
+        for (let j = 0; j < 32; j++) expired |= +(e[base + j]! <= nowInSeconds) << j;
+        sel[w] = sel[w]! & ~expired;
+        continue;
+      }
       while (bits !== 0) {
         const low = bits & -bits;
         const j = 31 - Math.clz32(low);

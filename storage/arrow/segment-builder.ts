@@ -6,6 +6,11 @@ import { compareValues } from '../../cql/types/value-comparator.js';
 import { META_EMPTY_VALUES, type TwinLayout } from './arrow-schema.js';
 import { type ColumnEncoder, columnEncoder } from './cql-column-encoder.js';
 
+/** Column id -> value (CQL bytes; absent or null: no value). A Map fits; so does a view over a stored row. */
+export interface CellLookup {
+  get(columnId: number): Uint8Array | null | undefined;
+}
+
 /** One row of a segment, as the buffer table holds it (merged latest version). */
 export interface TwinRow {
   readonly token: bigint;
@@ -19,7 +24,7 @@ export interface TwinRow {
    */
   readonly clusteringKey?: Uint8Array | undefined;
   /** Regular and static column values by column id (absent or null: no value). */
-  readonly cells: ReadonlyMap<number, Uint8Array | null>;
+  readonly cells: CellLookup;
   /** The row's largest cell/liveness timestamp, microseconds. */
   readonly writetime: number;
   /** When the whole row expires (seconds since the epoch); null: never. */

@@ -24,7 +24,8 @@ export function openSegment(bytes: Uint8Array): OpenSegment {
     zeroCopy = false;
   }
   const table = tableFromIPC(source);
-  if (table.batches.length > 1) throw new Error(`an Arrow segment holds one record batch, found ${table.batches.length}`);
+  if (table.batches.length > 1)
+    throw new Error(`an Arrow segment holds one record batch, found ${table.batches.length}`);
   return { table, batch: table.batches[0], length: table.numRows, zeroCopy };
 }
 
@@ -59,7 +60,9 @@ export function sharesMemory(data: Data, bytes: Uint8Array): boolean {
   const start = bytes.byteOffset;
   const end = start + bytes.byteLength;
   const inside = (v: ArrayBufferView | null | undefined): boolean =>
-    !v || v.byteLength === 0 || (v.buffer === bytes.buffer && v.byteOffset >= start && v.byteOffset + v.byteLength <= end);
+    !v ||
+    v.byteLength === 0 ||
+    (v.buffer === bytes.buffer && v.byteOffset >= start && v.byteOffset + v.byteLength <= end);
   return (
     inside(data.values as ArrayBufferView | undefined) &&
     inside(data.nullBitmap) &&

@@ -1,5 +1,6 @@
 """CQL scenarios through the Python driver: prepared statements with many types, paging with fetch_size
-(within a partition, across partitions, reversed) at protocol v5, v4 and v3, batches, and server error codes.
+(within a partition, across partitions, reversed) at protocol v5, v4 and v3 (lz4-compressed), batches, and
+server error codes.
 
 Usage: cql_checks.py host port [scenario ...]; prints one JSON object {scenario: result}.
 """
@@ -20,10 +21,8 @@ _setup_done = False
 
 def _session(version=None, **kwargs):
     if version is not None:
+        # compression stays on (the driver picks lz4): v5 compresses segments, v3/v4 frame bodies
         kwargs['protocol_version'] = version
-        # lz4 is only used on v5 here; v3/v4 run uncompressed
-        if version < 5:
-            kwargs['compression'] = False
     c = cluster(**kwargs)
     return c, c.connect()
 
@@ -195,6 +194,67 @@ def batch():
         return {'rows': rows}
     finally:
         c.shutdown()
+
+
+class Point:
+    def __init__(self, x=None, y=None, label=None):
+        self.x = x
+        self.y = y
+        self.label = label
+
+    def as_dict(self):
+        return {'x': self.x, 'y': self.y, 'label': self.label}
+
+
+@scenario
+def udt():
+    c, s = _session()
+    try:
+        s.execute(f'CREATE KEYSPACE IF NOT EXISTS pyu WITH replication = {REPLICATION}')
+        s.execute('CREATE TYPE IF NOT EXISTS pyu.point (x int, y int, label text)')
+        s.execute('CREATE TABLE IF NOT EXISTS pyu.shapes (k int PRIMARY KEY, p frozen<point>, ps list<frozen<point>>)')
+        c.register_user_type('pyu', 'point', Point)
+        ins = s.prepare('INSERT INTO pyu.shapes (k, p, ps) VALUES (?, ?, ?)')
+        s.execute(ins, (1, Point(1, 2, 'a'), [Point(3, 4, 'b'), Point(5, 6, None)]))
+        s.execute("INSERT INTO pyu.shapes (k, p) VALUES (2, {x: 7, y: 8, label: 'lit'})")
+        rows = {r.k: r for r in s.execute('SELECT k, p, ps FROM pyu.shapes')}
+        ks = c.metadata.keyspaces['pyu']
+        return {
+            'row1': {'p': rows[1].p.as_dict(), 'ps': [pt.as_dict() for pt in rows[1].ps]},
+            'row2': {'p': rows[2].p.as_dict(), 'ps': rows[2].ps},
+            'user_types': sorted(ks.user_types.keys()),
+            'field_names': ks.user_types['point'].field_names if 'point' in ks.user_types else None,
+            'field_types': ks.user_types['point'].field_types if 'point' in ks.user_types else None,
+            'export': ks.export_as_string(),
+        }
+    finally:
+        c.shutdown()
+
+
+@scenario
+def prepared_after_alter():
+    out = {}
+    for version in (5, 4):
+        c, s = _session(version)
+        try:
+            s.execute(f'CREATE KEYSPACE IF NOT EXISTS pyc WITH replication = {REPLICATION}')
+            table = f'pyc.grow{version}'
+            s.execute(f'CREATE TABLE {table} (k int PRIMARY KEY, a int)')
+            s.execute(f'INSERT INTO {table} (k, a) VALUES (1, 1)')
+            sel = s.prepare(f'SELECT * FROM {table} WHERE k = ?')
+            before = s.execute(sel, [1]).one()._asdict()
+            s.execute(f'ALTER TABLE {table} ADD b int')
+            s.execute(f'UPDATE {table} SET b = 2 WHERE k = 1')
+            after = s.execute(sel, [1]).one()._asdict()
+            out[f'v{version}'] = {
+                'protocol_version': c.protocol_version,
+                'before': before,
+                'after': after,
+                'result_columns': [col[2] for col in sel.result_metadata or []],
+            }
+        finally:
+            c.shutdown()
+    return out
 
 
 def _error_of(fn):

@@ -120,6 +120,45 @@ def v5_uncompressed_big():
 
 
 @scenario
+def schema_events():
+    """A second client's DDL reaches this client's metadata through SCHEMA_CHANGE events (v5 segments)."""
+    import time
+
+    watcher = cluster(schema_event_refresh_window=0.05)
+    writer = cluster(schema_metadata_enabled=False)
+    try:
+        watcher.connect()
+        ws = writer.connect()
+
+        def wait(check, timeout=10.0):
+            t0 = time.time()
+            while not check() and time.time() - t0 < timeout:
+                time.sleep(0.05)
+            return check()
+
+        ws.execute(f'CREATE KEYSPACE py_evt WITH replication = {REPLICATION}')
+        keyspace_seen = wait(lambda: 'py_evt' in watcher.metadata.keyspaces)
+        ws.execute('CREATE TABLE py_evt.t (k int PRIMARY KEY, v text)')
+        table_seen = wait(lambda: 'py_evt' in watcher.metadata.keyspaces and 't' in watcher.metadata.keyspaces['py_evt'].tables)
+        ws.execute('ALTER TABLE py_evt.t ADD w int')
+        column_seen = wait(
+            lambda: 'w' in getattr(watcher.metadata.keyspaces['py_evt'].tables.get('t'), 'columns', {})
+        )
+        ws.execute('DROP KEYSPACE py_evt')
+        keyspace_gone = wait(lambda: 'py_evt' not in watcher.metadata.keyspaces)
+        return {
+            'protocol_version': watcher.protocol_version,
+            'keyspace_seen': keyspace_seen,
+            'table_seen': table_seen,
+            'column_seen': column_seen,
+            'keyspace_gone': keyspace_gone,
+        }
+    finally:
+        writer.shutdown()
+        watcher.shutdown()
+
+
+@scenario
 def metadata_and_round_trip():
     c = cluster()
     try:

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// pmemcql-stress: cassandra-stress's legacy workloads (write, read, mixed) and YCSB's core workloads
+// A–F against any CQL server, with a progress bar and an HTML report. See docs/stress.md.
+//   node dist/bench/stress.js write n=100000 threads=32 -node 127.0.0.1 -port 9042 -log file=report.html
+import { main } from './stress/cli.js';
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

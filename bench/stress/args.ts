@@ -1,0 +1,383 @@
+// The command line, in cassandra-stress's grammar: a command, its `key=value` options (and
+// `ratio(write=1,read=3)`), then `-group` options each followed by their own `key=value` words:
+//   pmemcql-stress write n=1M threads=50 -node 127.0.0.1 -port 9042 -rate limit=10000/s -log file=r.html
+//   pmemcql-stress ycsb workload=a recordcount=100000 operationcount=1M distribution=zipfian threads=32
+
+import { parseCount, parseDistribution, StressArgError } from './distribution.js';
+
+export type LegacyCommand = 'write' | 'read' | 'mixed';
+export type Command = LegacyCommand | 'ycsb' | 'help';
+export type YcsbWorkload = 'a' | 'b' | 'c' | 'd' | 'e' | 'f';
+export type RequestDistribution = 'zipfian' | 'uniform' | 'latest';
+
+export interface YcsbSettings {
+  workload: YcsbWorkload;
+  recordCount: number;
+  operationCount: number;
+  /** Overrides the workload's own request distribution when given. */
+  distribution?: RequestDistribution;
+  fieldCount: number;
+  fieldLength: number;
+  maxScanLength: number;
+  phase: 'load' | 'run' | 'both';
+  /** Overrides of the workload's operation mix (YCSB's *proportion properties). */
+  proportions: Partial<Record<'read' | 'update' | 'insert' | 'scan' | 'readmodifywrite', number>>;
+}
+
+export interface StressSettings {
+  command: Command;
+  /** The words after the program name, for the report. */
+  argv: string[];
+  /** Operations to run; undefined when bounded by duration only. */
+  n?: number;
+  /** Milliseconds. */
+  duration?: number;
+  consistency: string;
+  ratio: { write: number; read: number };
+  threads: number;
+  /** Operations per second across all threads. */
+  rateLimit?: number;
+  /** With a fixed rate, latency counts from each operation's scheduled start (coordinated omission). */
+  fixedRate: boolean;
+  nodes: string[];
+  port: number;
+  localDataCenter: string;
+  user?: string;
+  password?: string;
+  connectionsPerHost?: number;
+  prepared: boolean;
+  keyspace: string;
+  replicationFactor: number;
+  columnCount: string;
+  columnSize: string;
+  population?: { kind: 'seq' | 'dist'; spec: string };
+  logFile?: string;
+  /** Seconds between periodic lines. */
+  interval: number;
+  progress: boolean;
+  graph?: { file: string; revision?: string; title?: string; append: boolean };
+  errors: { ignore: boolean; retries: number };
+  ycsb?: YcsbSettings;
+}
+
+export { StressArgError };
+
+const LEGACY = new Set(['write', 'read', 'mixed']);
+const GROUPS = new Set(['-node', '-port', '-rate', '-mode', '-col', '-pop', '-log', '-graph', '-schema', '-errors']);
+
+export function parseDuration(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/i.exec(text.trim());
+  if (!m) throw new StressArgError(`not a duration: ${text} (e.g. 30s, 5m, 1h)`);
+  const unit = (m[2] ?? 's').toLowerCase();
+  const scale = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!;
+  return Math.round(Number(m[1]) * scale);
+}
+
+function parseRate(text: string): number {
+  const m = /^(\d+(?:\.\d+)?[kmb]?)(?:\/s)?$/i.exec(text.trim());
+  if (!m) throw new StressArgError(`not a rate: ${text} (e.g. 10000/s)`);
+  const v = parseCount(m[1]!);
+  if (v <= 0) throw new StressArgError(`rate must be positive: ${text}`);
+  return v;
+}
+
+function positive(name: string, text: string): number {
+  const v = parseCount(text);
+  if (v <= 0) throw new StressArgError(`${name} must be positive: ${text}`);
+  return v;
+}
+
+/** Splits `key=value` (also `key<value`, `key>=value`); a bare word has value undefined. */
+function keyValue(word: string): [string, string | undefined] {
+  const m = /^([A-Za-z][\w.-]*)(=|<|>=|<=)(.*)$/.exec(word);
+  if (!m) return [word, undefined];
+  return [m[1]!.toLowerCase(), m[3]!];
+}
+
+function parseRatio(word: string): { write: number; read: number } {
+  const m = /^ratio\((.*)\)$/i.exec(word);
+  if (!m) throw new StressArgError(`bad ratio: ${word} (e.g. ratio(write=1,read=3))`);
+  const ratio = { write: 0, read: 0 };
+  for (const part of m[1]!.split(',')) {
+    const [k, v] = part.split('=').map((s) => s.trim().toLowerCase());
+    if ((k !== 'write' && k !== 'read') || v === undefined || !/^\d+(\.\d+)?$/.test(v)) {
+      throw new StressArgError(`bad ratio part: ${part} (write=N and read=N)`);
+    }
+    ratio[k] = Number(v);
+  }
+  if (ratio.write + ratio.read <= 0) throw new StressArgError('ratio needs a positive weight');
+  return ratio;
+}
+
+const WORKLOADS = new Set(['a', 'b', 'c', 'd', 'e', 'f']);
+
+function defaults(argv: string[], env: NodeJS.ProcessEnv): StressSettings {
+  return {
+    command: 'help',
+    argv,
+    consistency: 'LOCAL_ONE',
+    ratio: { write: 1, read: 1 },
+    threads: 8,
+    fixedRate: false,
+    nodes: [env.PMEMCQL_STRESS_HOST || '127.0.0.1'],
+    port: env.PMEMCQL_STRESS_PORT ? Number(env.PMEMCQL_STRESS_PORT) : 9042,
+    localDataCenter: 'datacenter1',
+    prepared: true,
+    keyspace: 'keyspace1',
+    replicationFactor: 1,
+    columnCount: 'FIXED(5)',
+    columnSize: 'FIXED(34)',
+    interval: 1,
+    progress: true,
+    errors: { ignore: false, retries: 9 },
+  };
+}
+
+function commandOption(s: StressSettings, word: string, ycsb: YcsbSettings | undefined): void {
+  if (/^ratio\(/i.test(word)) {
+    if (s.command !== 'mixed') throw new StressArgError('ratio(...) is for the mixed command');
+    s.ratio = parseRatio(word);
+    return;
+  }
+  if (/^(n[<>]|err<)/i.test(word)) {
+    throw new StressArgError(`${word}: uncertainty-based stopping is not supported; give n=N or duration=T`);
+  }
+  // cassandra-stress's warm-up and truncation: accepted, not done (no warm-up; data is kept).
+  if (/^(no-warmup|truncate=\w+)$/i.test(word)) return;
+  const [key, value] = keyValue(word);
+  if (value === undefined) throw new StressArgError(`unknown option for ${s.command}: ${word}`);
+  switch (key) {
+    case 'n':
+      s.n = positive('n', value);
+      return;
+    case 'duration':
+      s.duration = parseDuration(value);
+      return;
+    case 'cl':
+      s.consistency = value.toUpperCase();
+      return;
+    case 'threads':
+      s.threads = positive('threads', value);
+      return;
+  }
+  if (ycsb) {
+    switch (key) {
+      case 'workload': {
+        const w = value.toLowerCase().replace(/^workload/, '');
+        if (!WORKLOADS.has(w)) throw new StressArgError(`workload must be one of a..f: ${value}`);
+        ycsb.workload = w as YcsbWorkload;
+        return;
+      }
+      case 'recordcount':
+        ycsb.recordCount = positive(key, value);
+        return;
+      case 'operationcount':
+        ycsb.operationCount = positive(key, value);
+        return;
+      case 'distribution':
+      case 'requestdistribution': {
+        const d = value.toLowerCase();
+        if (d !== 'zipfian' && d !== 'uniform' && d !== 'latest') {
+          throw new StressArgError(`distribution must be zipfian, uniform or latest: ${value}`);
+        }
+        ycsb.distribution = d;
+        return;
+      }
+      case 'fieldcount':
+        ycsb.fieldCount = positive(key, value);
+        return;
+      case 'fieldlength':
+        ycsb.fieldLength = positive(key, value);
+        return;
+      case 'maxscanlength':
+        ycsb.maxScanLength = positive(key, value);
+        return;
+      case 'maxexecutiontime':
+        s.duration = parseDuration(value);
+        return;
+      case 'phase': {
+        const p = value.toLowerCase();
+        if (p !== 'load' && p !== 'run' && p !== 'both') throw new StressArgError(`phase must be load, run or both`);
+        ycsb.phase = p;
+        return;
+      }
+      case 'readproportion':
+      case 'updateproportion':
+      case 'insertproportion':
+      case 'scanproportion':
+      case 'readmodifywriteproportion': {
+        const v = Number(value);
+        if (!(v >= 0 && v <= 1)) throw new StressArgError(`${key} must be within 0..1`);
+        ycsb.proportions[key.replace('proportion', '') as keyof YcsbSettings['proportions']] = v;
+        return;
+      }
+    }
+  }
+  throw new StressArgError(`unknown option for ${s.command}: ${word}`);
+}
+
+function groupOption(s: StressSettings, group: string, words: string[]): void {
+  for (const word of words) {
+    const [key, value] = keyValue(word);
+    switch (group) {
+      case '-node':
+        if (value === undefined) s.nodes = word.split(',').filter((h) => h.length > 0);
+        else if (key === 'datacenter' || key === 'dc') s.localDataCenter = value;
+        else throw new StressArgError(`-node: unknown option ${word}`);
+        break;
+      case '-port':
+        if (value === undefined || key === 'native') s.port = positive('port', value ?? word);
+        else if (key === 'jmx') break;
+        else throw new StressArgError(`-port: unknown option ${word}`);
+        break;
+      case '-rate':
+        if (key === 'threads') s.threads = positive('threads', value ?? '');
+        else if (key === 'limit' || key === 'throttle') s.rateLimit = parseRate(value ?? '');
+        else if (key === 'fixed') {
+          s.rateLimit = parseRate(value ?? '');
+          s.fixedRate = true;
+        } else throw new StressArgError(`-rate: unknown option ${word} (threads=N, limit=N/s, fixed=N/s)`);
+        break;
+      case '-mode':
+        if (value === undefined) {
+          const w = word.toLowerCase();
+          if (w === 'simple') s.prepared = false;
+          else if (w === 'prepared') s.prepared = true;
+          else if (w !== 'native' && w !== 'cql3') throw new StressArgError(`-mode: unknown option ${word}`);
+        } else if (key === 'user') s.user = value;
+        else if (key === 'password') s.password = value;
+        else if (key === 'connectionsperhost') s.connectionsPerHost = positive(key, value);
+        else if (key === 'maxpending' || key === 'protocolversion' || key === 'compression') break;
+        else throw new StressArgError(`-mode: unknown option ${word}`);
+        break;
+      case '-col':
+        if (key === 'n') s.columnCount = parseDistribution(value ?? '').spec;
+        else if (key === 'size') s.columnSize = parseDistribution(value ?? '').spec;
+        else throw new StressArgError(`-col: unknown option ${word} (n=5 size=FIXED(34))`);
+        break;
+      case '-pop':
+        if (key === 'seq') {
+          if (!/^\d+[kmb]?\.\.\d+[kmb]?$/i.test(value ?? '')) throw new StressArgError(`-pop seq=min..max: ${word}`);
+          s.population = { kind: 'seq', spec: `SEQ(${value})` };
+        } else if (key === 'dist') {
+          s.population = { kind: 'dist', spec: parseDistribution(value ?? '').spec };
+        } else if (key === 'contents' || key === 'no-wrap') break;
+        else throw new StressArgError(`-pop: unknown option ${word} (seq=1..N or dist=GAUSSIAN(1..N))`);
+        break;
+      case '-log':
+        if (key === 'file') s.logFile = value;
+        else if (key === 'interval') s.interval = Math.max(0.1, parseDuration(value ?? '') / 1000);
+        else if (key === 'no-progress' || key === 'noprogress') s.progress = false;
+        else if (key === 'level' || key === 'no-summary' || key === 'no-settings' || key === 'hdrfile') break;
+        else throw new StressArgError(`-log: unknown option ${word} (file=F, interval=1s, no-progress)`);
+        break;
+      case '-graph': {
+        s.graph ??= { file: '', append: true };
+        if (key === 'file') s.graph.file = value ?? '';
+        else if (key === 'revision') s.graph.revision = value;
+        else if (key === 'title') s.graph.title = value;
+        else if (key === 'op') break;
+        else throw new StressArgError(`-graph: unknown option ${word} (file=F revision=NAME title=T)`);
+        break;
+      }
+      case '-schema': {
+        const rf = /^replication\((?:.*,)?\s*factor=(\d+)\s*(?:,.*)?\)$/i.exec(word);
+        if (rf) s.replicationFactor = positive('replication factor', rf[1]!);
+        else if (key === 'keyspace') s.keyspace = value ?? '';
+        else if (key === 'compaction' || key === 'compression') break;
+        else throw new StressArgError(`-schema: unknown option ${word} (keyspace=K replication(factor=N))`);
+        break;
+      }
+      case '-errors':
+        if (key === 'ignore') s.errors.ignore = true;
+        else if (key === 'retries') s.errors.retries = Math.max(0, parseCount(value ?? ''));
+        else if (key === 'skip-read-validation') break;
+        else throw new StressArgError(`-errors: unknown option ${word} (ignore, retries=N)`);
+        break;
+    }
+  }
+}
+
+/** Joins words split inside parentheses, e.g. `ratio(write=1,` `read=3)` from an unquoted shell line. */
+function joinParens(argv: string[]): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const w of argv) {
+    const word = pending ? `${pending}${w}` : w;
+    const depth = (word.match(/\(/g)?.length ?? 0) - (word.match(/\)/g)?.length ?? 0);
+    if (depth > 0) pending = word;
+    else {
+      pending = '';
+      out.push(word);
+    }
+  }
+  if (pending) out.push(pending);
+  return out;
+}
+
+export function parseArgs(rawArgv: string[], env: NodeJS.ProcessEnv = {}): StressSettings {
+  const argv = joinParens(rawArgv);
+  const s = defaults(rawArgv, env);
+  if (argv.length === 0) return s;
+  const first = argv[0]!.toLowerCase();
+  if (first === 'help' || first === '-h' || first === '--help' || first === '-?') return s;
+  if (!LEGACY.has(first) && first !== 'ycsb') {
+    throw new StressArgError(`unknown command ${argv[0]} (write, read, mixed, ycsb, help)`);
+  }
+  s.command = first as Command;
+  let ycsb: YcsbSettings | undefined;
+  if (s.command === 'ycsb') {
+    ycsb = {
+      workload: 'a',
+      recordCount: 1000,
+      operationCount: 1000,
+      fieldCount: 10,
+      fieldLength: 100,
+      maxScanLength: 100,
+      phase: 'both',
+      proportions: {},
+    };
+    s.ycsb = ycsb;
+    s.keyspace = 'ycsb';
+  }
+  let i = 1;
+  for (; i < argv.length && !argv[i]!.startsWith('-'); i++) commandOption(s, argv[i]!, ycsb);
+  while (i < argv.length) {
+    const group = argv[i]!.toLowerCase();
+    if (!GROUPS.has(group)) throw new StressArgError(`unknown option group ${argv[i]} (${[...GROUPS].join(' ')})`);
+    const words: string[] = [];
+    for (i++; i < argv.length && !(argv[i]!.startsWith('-') && GROUPS.has(argv[i]!.toLowerCase())); i++) {
+      words.push(argv[i]!);
+    }
+    groupOption(s, group, words);
+  }
+  if (s.graph && !s.graph.file) throw new StressArgError('-graph needs file=NAME.html');
+  if (!s.keyspace || !/^\w+$/.test(s.keyspace)) throw new StressArgError(`bad keyspace name: ${s.keyspace}`);
+  if (s.n === undefined && s.duration === undefined && !ycsb) s.n = 1_000_000;
+  if (ycsb && s.n !== undefined) ycsb.operationCount = s.n;
+  return s;
+}
+
+export const USAGE = `Usage: pmemcql-stress <command> [options] [-group options...]
+
+Commands (cassandra-stress's legacy workloads on keyspace1.standard1, and YCSB's core workloads):
+  write  n=N | duration=T  [cl=LOCAL_ONE] [threads=8]        insert partitions (default -pop seq=1..N)
+  read   n=N | duration=T  [cl=…] [threads=…]                 read them back (-pop dist=GAUSSIAN(1..N))
+  mixed  n=N | duration=T  ratio(write=1,read=1) [cl=…]       both, in that ratio
+  ycsb   workload=a..f recordcount=N operationcount=N [distribution=zipfian|uniform|latest]
+         [threads=N] [fieldcount=10 fieldlength=100] [maxscanlength=100] [phase=both|load|run]
+  help   this text
+  Counts take k/m/b suffixes (n=1M); durations s/m/h (duration=30s).
+
+Groups:
+  -node HOST[,HOST] [datacenter=datacenter1]   contact points (default 127.0.0.1, or $PMEMCQL_STRESS_HOST)
+  -port N | native=N                           CQL port (default 9042, or $PMEMCQL_STRESS_PORT)
+  -rate threads=N [limit=N/s | fixed=N/s]      concurrent requests and an optional op rate cap
+  -mode [prepared|simple] [user=U password=P] [connectionsPerHost=N]
+  -col n=5 size=FIXED(34)                      columns per row and bytes per value
+  -pop seq=1..N | dist=UNIFORM(1..N)|GAUSSIAN(1..N,5)|EXP(1..N)   which partitions are touched
+  -schema keyspace=keyspace1 replication(factor=1)
+  -log file=report.html [interval=1s] [no-progress]   HTML report (*.html) or a copy of the output
+  -graph file=report.html [revision=NAME] [title=T]    add this run to a report, overlaid with earlier runs
+  -errors ignore [retries=9]                   keep going after failed operations
+`;

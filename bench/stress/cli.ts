@@ -1,0 +1,245 @@
+// pmemcql-stress: parses the command line, connects, sets up the workload's schema, runs it (YCSB:
+// the load phase, then the transaction phase), prints cassandra-stress's output and writes the
+// HTML report. Returns the process exit code: 0 done, 1 stopped by errors or bad arguments, 2 could
+// not connect or set up.
+
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { cpus, hostname } from 'node:os';
+import type cassandra from 'cassandra-driver';
+import { parseArgs, type StressSettings, USAGE } from './args.js';
+import { connect, consistencyOf } from './client.js';
+import { StressArgError } from './distribution.js';
+import { writeReport } from './html-report.js';
+import { LegacyWorkload } from './legacy-workload.js';
+import type { RunData, Summary } from './run-data.js';
+import { Runner, type RunOutcome } from './runner.js';
+import type { Workload } from './workload.js';
+import { YcsbLoad, YcsbRun, YcsbTable } from './ycsb-workload.js';
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) return `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`;
+  return String(e);
+}
+
+function timestamp(d: Date): string {
+  return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
+class Output {
+  private logFile: string | undefined;
+
+  constructor(logFile: string | undefined) {
+    if (logFile) {
+      writeFileSync(logFile, '');
+      this.logFile = logFile;
+    }
+  }
+
+  readonly print = (line: string): void => {
+    process.stdout.write(`${line}\n`);
+    if (this.logFile) appendFileSync(this.logFile, `${line}\n`);
+  };
+}
+
+interface PhaseResult {
+  outcome: RunOutcome;
+  summaries: Record<string, Summary>;
+}
+
+interface Phase {
+  workload: Workload;
+  count?: number;
+  durationMs?: number;
+}
+
+async function runPhase(
+  settings: StressSettings,
+  phase: Phase,
+  print: (line: string) => void,
+  current: { runner?: Runner },
+): Promise<PhaseResult> {
+  const { workload, count, durationMs } = phase;
+  const bound =
+    count !== undefined
+      ? `for ${count} iteration${durationMs !== undefined ? ` or ${durationMs / 1000} seconds` : ''}`
+      : `for ${durationMs! / 1000} seconds`;
+  const rate = settings.rateLimit ? ` at ${settings.rateLimit} op/s${settings.fixedRate ? ' (fixed)' : ''}` : '';
+  print(`Running ${workload.name} with ${settings.threads} threads ${bound}${rate}`);
+  const runner = new Runner(workload, {
+    count,
+    durationMs,
+    threads: settings.threads,
+    rateLimit: settings.rateLimit,
+    fixedRate: settings.fixedRate,
+    retries: settings.errors.retries,
+    ignoreErrors: settings.errors.ignore,
+    intervalSeconds: settings.interval,
+    progress: settings.progress,
+    print,
+  });
+  current.runner = runner;
+  const outcome = await runner.run();
+  current.runner = undefined;
+  const summaries = outcome.reporter.results(
+    outcome.collector.cumulative,
+    outcome.collector.cumulativeTotal(),
+    outcome.seconds,
+    outcome.gc,
+  );
+  return { outcome, summaries };
+}
+
+function runData(settings: StressSettings, workload: Workload, result: PhaseResult, revision: string): RunData {
+  const { outcome, summaries } = result;
+  const seconds = outcome.seconds;
+  return {
+    revision,
+    title: settings.graph?.title,
+    command: settings.argv.join(' '),
+    workload: workload.name,
+    startedAt: outcome.startedAt.toISOString(),
+    durationSeconds: Math.round(seconds * 1000) / 1000,
+    threads: settings.threads,
+    nodes: settings.nodes.map((n) => `${n}:${settings.port}`),
+    client: { hostname: hostname(), node: process.version, cpus: cpus().length },
+    opTypes: [...workload.opTypes],
+    series: outcome.reporter.series,
+    summary: summaries,
+  };
+}
+
+function writeReports(settings: StressSettings, data: RunData, print: (line: string) => void): void {
+  const targets: { file: string; append: boolean; title?: string }[] = [];
+  if (settings.logFile?.toLowerCase().endsWith('.html')) targets.push({ file: settings.logFile, append: false });
+  if (settings.graph) targets.push({ file: settings.graph.file, append: true, title: settings.graph.title });
+  if (targets.length === 0) {
+    targets.push({
+      file: `pmemcql-stress-${settings.command}-${timestamp(new Date(data.startedAt))}.html`,
+      append: false,
+    });
+  }
+  for (const t of targets) {
+    try {
+      const runs = writeReport(t.file, data, t.append, t.title);
+      print(`Report: ${t.file} (${runs} run${runs === 1 ? '' : 's'})`);
+    } catch (e) {
+      process.stderr.write(`Could not write the report ${t.file}: ${errorText(e)}\n`);
+    }
+  }
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let settings: StressSettings;
+  try {
+    const args = argv.length === 0 && env.PMEMCQL_STRESS_ARGS ? env.PMEMCQL_STRESS_ARGS.split(/\s+/) : argv;
+    settings = parseArgs(
+      args.filter((a) => a.length > 0),
+      env,
+    );
+    consistencyOf(settings.consistency);
+  } catch (e) {
+    if (!(e instanceof StressArgError)) throw e;
+    process.stderr.write(`${e.message}\n\n${USAGE}`);
+    return 1;
+  }
+  if (settings.command === 'help') {
+    process.stdout.write(USAGE);
+    return argv.length === 0 ? 1 : 0;
+  }
+  const out = new Output(
+    settings.logFile && !settings.logFile.toLowerCase().endsWith('.html') ? settings.logFile : undefined,
+  );
+  const print = out.print;
+  const options = { prepare: settings.prepared, consistency: consistencyOf(settings.consistency) };
+
+  let client: cassandra.Client;
+  try {
+    client = await connect(settings);
+  } catch (e) {
+    process.stderr.write(`Could not connect to ${settings.nodes.join(',')}:${settings.port}: ${errorText(e)}\n`);
+    return 2;
+  }
+  const current: { runner?: Runner } = {};
+  const onSignal = () => {
+    if (current.runner) {
+      process.stderr.write('\nInterrupted: finishing the operations in flight...\n');
+      current.runner.interrupt();
+    } else process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const hosts = client.getState().getConnectedHosts();
+    const local = await client.execute('SELECT cluster_name, release_version FROM system.local').catch(() => undefined);
+    const cluster = local?.first();
+    print(
+      `Connected to cluster: ${cluster?.get('cluster_name') ?? 'unknown'} (release ${cluster?.get('release_version') ?? '?'}), ` +
+        'max pending requests per connection 2048',
+    );
+    for (const h of hosts) print(`Datacenter: ${h.datacenter}; Host: ${h.address}; Rack: ${h.rack}`);
+    print(
+      `Consistency: ${settings.consistency}; prepared statements: ${settings.prepared ? 'yes' : 'no'}; keyspace: ${settings.keyspace}`,
+    );
+
+    const phases: Phase[] = [];
+    let reported: Workload;
+    if (settings.ycsb) {
+      const y = settings.ycsb;
+      const table = new YcsbTable(settings, y, options);
+      if (y.phase !== 'run') phases.push({ workload: new YcsbLoad(table), count: y.recordCount });
+      if (y.phase !== 'load') {
+        phases.push({ workload: new YcsbRun(table), count: y.operationCount, durationMs: settings.duration });
+      }
+      print(
+        `YCSB workload ${y.workload.toUpperCase()}: ${y.recordCount} records of ${y.fieldCount} fields × ${y.fieldLength} bytes ` +
+          `in ${table.table}, ${y.operationCount} operations`,
+      );
+    } else {
+      const workload = new LegacyWorkload(settings, options);
+      print(
+        `Population: ${workload.population.spec}; columns: ${settings.columnCount} of ${settings.columnSize} bytes`,
+      );
+      phases.push({ workload, count: settings.n, durationMs: settings.duration });
+    }
+
+    let result: PhaseResult | undefined;
+    let failed = false;
+    for (const phase of phases) {
+      try {
+        await phase.workload.setup(client);
+      } catch (e) {
+        process.stderr.write(`Could not set up ${phase.workload.name}: ${errorText(e)}\n`);
+        return 2;
+      }
+      reported = phase.workload;
+      result = await runPhase(settings, phase, print, current);
+      const outcome = result.outcome;
+      if (settings.ycsb && phase.workload instanceof YcsbRun) {
+        outcome.reporter.ycsbMeasurements(
+          outcome.collector.cumulative,
+          outcome.collector.cumulativeTotal(),
+          outcome.seconds,
+        );
+      }
+      if (outcome.failure !== undefined) {
+        process.stderr.write(
+          `Operation failed after ${settings.errors.retries} retries: ${errorText(outcome.failure)}\n`,
+        );
+        failed = true;
+        break;
+      }
+      if (outcome.interrupted) break;
+    }
+    if (result) {
+      const started = result.outcome.startedAt.toISOString();
+      const revision = settings.graph?.revision ?? `${reported!.name.toLowerCase()} ${started}`;
+      writeReports(settings, runData(settings, reported!, result, revision), print);
+    }
+    print('END');
+    return failed ? 1 : result?.outcome.interrupted ? 130 : 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await client.shutdown().catch(() => {});
+  }
+}
