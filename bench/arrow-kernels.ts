@@ -131,7 +131,7 @@ interface Seg {
 function best(runs: number, f: () => unknown): { ms: number; value: unknown } {
   let ms = Number.POSITIVE_INFINITY;
   let value: unknown;
-  f(); // warm up (and JIT)
+  for (let k = 0; k < 3; k++) f(); // warm up (and JIT)
   for (let k = 0; k < runs; k++) {
     const t = performance.now();
     value = f();
@@ -143,7 +143,7 @@ function best(runs: number, f: () => unknown): { ms: number; value: unknown } {
 async function bestAsync(runs: number, f: () => Promise<unknown>): Promise<{ ms: number; value: unknown }> {
   let ms = Number.POSITIVE_INFINITY;
   let value: unknown;
-  await f();
+  for (let k = 0; k < 3; k++) await f();
   for (let k = 0; k < runs; k++) {
     const t = performance.now();
     value = await f();

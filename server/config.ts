@@ -27,6 +27,8 @@ export interface ServerConfig {
   native_transport_max_requests_per_connection: number;
   native_transport_max_concurrent_connections: number;
   log_level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+  /** Prometheus endpoint port (/metrics, /ready); -1 disables it. */
+  metrics_port: number;
   /** Client TLS (issue 6), as Cassandra's client_encryption_options with PEM files. */
   client_encryption_options: ClientEncryptionOptions;
 }
@@ -125,6 +127,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   native_transport_max_requests_per_connection: 2048,
   native_transport_max_concurrent_connections: -1,
   log_level: 'info',
+  metrics_port: 9180,
   client_encryption_options: DEFAULT_CLIENT_ENCRYPTION_OPTIONS,
 };
 
@@ -249,6 +252,9 @@ const SETTERS: Record<keyof ServerConfig, Setter> = {
       -1,
       1_000_000,
     );
+  },
+  metrics_port: (c, v) => {
+    c.metrics_port = parseInteger('metrics_port', v, -1, 65535);
   },
   log_level: (c, v) => {
     c.log_level = parseChoice('log_level', v, ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const);

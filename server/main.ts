@@ -19,6 +19,8 @@ import { StorageEngine } from '../storage/storage-engine.js';
 import { PasswordAuthenticator } from './auth/password-authenticator.js';
 import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { startMetricsEndpoint } from './metrics-endpoint.js';
+import { ServerMetrics } from './metrics.js';
 import { NativeServer } from './native-server.js';
 import { type TlsSettings, tlsSettings } from './tls-options.js';
 
@@ -43,7 +45,8 @@ function parseArgs(argv: string[]): { file: string | undefined; flags: Record<st
     .option('--pool-path <file>', 'explicit pool file, e.g. on a DAX filesystem or /dev/shm (pool_path)')
     .option('--pool-size <size>', 'pool size when created, e.g. 4GiB (pool_size)')
     .option('--cluster-name <name>', 'cluster_name')
-    .option('--log-level <level>', 'trace|debug|info|warn|error');
+    .option('--log-level <level>', 'trace|debug|info|warn|error')
+    .option('--metrics-port <port>', 'Prometheus endpoint port, -1 to disable (metrics_port)');
   program.parse(argv);
   const o = program.opts<Record<string, string | undefined>>();
   return {
@@ -56,6 +59,7 @@ function parseArgs(argv: string[]): { file: string | undefined; flags: Record<st
       pool_size: o.poolSize,
       cluster_name: o.clusterName,
       log_level: o.logLevel,
+      metrics_port: o.metricsPort,
     },
   };
 }
@@ -158,11 +162,27 @@ async function main(): Promise<void> {
     emit: (event) => handler?.emit(event),
   };
   handler = new CqlQueryHandler(ctx);
+  const metrics = new ServerMetrics();
+  storage.commit.onCommit = (ops, ms) => {
+    metrics.commitOps.observe(ops);
+    metrics.commitSeconds.observe(ms / 1000);
+  };
+  metrics.gauge('pmemcql_pool_bytes', 'Pool size and bytes in use', ['kind'], (g) => {
+    const i = storage.info;
+    g.set({ kind: 'size' }, i.size);
+    g.set({ kind: 'used' }, i.used);
+  });
+  metrics.gauge('pmemcql_connections', 'Open client connections', [], (g) => g.set(server?.connections.length ?? 0));
+  metrics.gauge('pmemcql_table_partitions', 'Partitions per user table', ['keyspace', 'table'], (g) => {
+    for (const r of sizeEstimateRows(catalog, storage, node.tokens.slice(0, 1))) {
+      g.set({ keyspace: String(r.keyspace_name), table: String(r.table_name) }, Number(r.partitions_count));
+    }
+  });
   handler.onEvent((event) => auth.onSchemaEvent(event));
   storage.startGc();
 
   server = new NativeServer({
-    handler,
+    handler: metrics.wrap(handler),
     logger,
     host: config.listen_address,
     port: config.native_transport_port,
@@ -178,6 +198,9 @@ async function main(): Promise<void> {
     },
   });
   await server.listen();
+  const metricsServer =
+    config.metrics_port >= 0 ? await startMetricsEndpoint(metrics, config.listen_address, config.metrics_port, logger) : undefined;
+  metrics.ready = true;
   const info = storage.info;
   logger.info(
     {
@@ -202,6 +225,8 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     try {
+      metrics.ready = false;
+      metricsServer?.close();
       await server?.close();
     } finally {
       storage.close();

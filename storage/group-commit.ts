@@ -20,6 +20,8 @@ export class GroupCommit {
   private closed = false;
   /** Transactions applied so far (for stats and tests). */
   commits = 0;
+  /** Observes each applied transaction: ops in it and the time apply() took (metrics). */
+  onCommit: ((ops: number, applyMs: number) => void) | undefined;
 
   constructor(private readonly pool: NativePool) {}
 
@@ -85,6 +87,7 @@ export class GroupCommit {
       if (live.length === 0) return;
     }
     let handles: number[];
+    const t0 = this.onCommit ? performance.now() : 0;
     try {
       handles = ctx.batch.size > 0 ? this.pool.apply(ctx.batch) : [];
     } catch (e) {
@@ -97,6 +100,7 @@ export class GroupCommit {
       return;
     }
     this.commits++;
+    this.onCommit?.(live.length, performance.now() - t0);
     let hookError: Error | undefined;
     try {
       ctx.runCommitHooks(handles);

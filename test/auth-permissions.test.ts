@@ -305,6 +305,32 @@ describe('permission management', () => {
     expect(await su.execute('LIST ALL PERMISSIONS OF readers')).toBeDefined();
   });
 
+  it('guards user-defined functions: CREATE on the keyspace functions, grants on a function', async () => {
+    const create =
+      "CREATE FUNCTION ks.plus1(x int) RETURNS NULL ON NULL INPUT RETURNS int LANGUAGE javascript AS 'x + 1'";
+    await expectCqlError(bob.execute(create), UNAUTHORIZED, noPermission('bob', 'CREATE', '<all functions in ks>'));
+    await su.execute(create);
+    await su.execute('GRANT EXECUTE ON FUNCTION ks.plus1(int) TO mike');
+    expect(await listed(su, 'LIST EXECUTE ON FUNCTION ks.plus1(int) OF mike NORECURSIVE')).toEqual([
+      ['mike', '<function ks.plus1(int)>', 'EXECUTE'],
+    ]);
+    await expectCqlError(
+      su.execute('GRANT EXECUTE ON FUNCTION ks.nope(int) TO mike'),
+      INVALID,
+      "Resource <function ks.nope(int)> doesn't exist",
+    );
+    await expectCqlError(
+      bob.execute('DROP FUNCTION ks.plus1'),
+      UNAUTHORIZED,
+      noPermission('bob', 'DROP', '<all functions in ks>'),
+    );
+    await su.execute('DROP FUNCTION ks.plus1');
+    await su.execute(create);
+    expect((await su.execute('LIST EXECUTE OF mike NORECURSIVE')).rows.map((r) => r.get('resource'))).not.toContain(
+      '<function ks.plus1(int)>',
+    );
+  });
+
   it('refuses unknown roles and resources with Cassandra messages', async () => {
     await expectCqlError(su.execute('GRANT SELECT ON ks.t TO nobody'), INVALID, "Role nobody doesn't exist");
     await expectCqlError(

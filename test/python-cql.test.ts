@@ -71,6 +71,17 @@ describe.runIf(available)('CQL through the Python driver', () => {
     expect(r.routing_key).toBe('00000002');
   });
 
+  it('decimals keep their scale (exponents, trailing zeros), bound and as literals', () => {
+    const r = ok('decimal_forms');
+    expect(r.values).toEqual({
+      '1E+10': ['1E+10', '1E+10'],
+      '1E-20': ['1E-20', '1E-20'],
+      '123.4500': ['123.4500', '123.4500'],
+      '-99999999999999999999.99': ['-99999999999999999999.99', '-99999999999999999999.99'],
+      '0': ['0', '0'],
+    });
+  });
+
   it('a composite partition key gives pk indices in key order and the server token matches the driver token', () => {
     const r = ok('composite_routing_key');
     // INSERT (v, c, a, b): key (b, a) -> bind indices [3, 2]
@@ -118,6 +129,16 @@ describe.runIf(available)('CQL through the Python driver', () => {
       it('iterating a ResultSet fetches the following pages', () => {
         expect(run().iterated).toEqual(range(25));
       });
+    });
+  }
+
+  for (const version of [5, 4]) {
+    it(`2000 concurrent prepared inserts (300 in flight) then concurrent reads (v${version})`, () => {
+      const run = (ok('concurrent')[`v${version}`] ?? expect.fail('no result')) as Record<string, unknown>;
+      expect(run.protocol_version).toBe(version);
+      expect(run.failures).toEqual([]);
+      expect(run.wrong_reads).toEqual([]);
+      expect(run.count).toBe(2000);
     });
   }
 

@@ -109,6 +109,9 @@ function parseRatio(word: string): { write: number; read: number } {
   return ratio;
 }
 
+const COMMAND_WORD =
+  /^(n|duration|cl|threads|workload|recordcount|operationcount|distribution|requestdistribution|fieldcount|fieldlength|maxscanlength|phase)=|^ratio\(/i;
+
 const WORKLOADS = new Set(['a', 'b', 'c', 'd', 'e', 'f']);
 
 function defaults(argv: string[], env: NodeJS.ProcessEnv): StressSettings {
@@ -347,7 +350,9 @@ export function parseArgs(rawArgv: string[], env: NodeJS.ProcessEnv = {}): Stres
     if (!GROUPS.has(group)) throw new StressArgError(`unknown option group ${argv[i]} (${[...GROUPS].join(' ')})`);
     const words: string[] = [];
     for (i++; i < argv.length && !(argv[i]!.startsWith('-') && GROUPS.has(argv[i]!.toLowerCase())); i++) {
-      words.push(argv[i]!);
+      // The command's own options are also taken after the groups (n=, threads=, ratio(...), ...).
+      if (COMMAND_WORD.test(argv[i]!)) commandOption(s, argv[i]!, ycsb);
+      else words.push(argv[i]!);
     }
     groupOption(s, group, words);
   }

@@ -7,23 +7,26 @@ export type Random = () => number;
 
 export const ZIPFIAN_CONSTANT = 0.99;
 
-const FNV_OFFSET_BASIS_64 = 0xcbf29ce484222325n;
-const FNV_PRIME_64 = 1099511628211n;
-const MASK_64 = (1n << 64n) - 1n;
-
-/** YCSB Utils.fnvhash64: FNV-1a over the 8 little-endian bytes of a long, then Math.abs of the signed result. */
+/**
+ * YCSB Utils.fnvhash64: FNV-1a over the 8 little-endian bytes of a long, then Java's Math.abs of
+ * the signed result (which leaves Long.MIN_VALUE negative). Computed on 32-bit halves, one BigInt at the end.
+ */
 export function fnvhash64(value: number): bigint {
-  let val = BigInt.asUintN(64, BigInt(value));
-  let hash = FNV_OFFSET_BASIS_64;
+  const vlo = value >>> 0;
+  const vhi = Math.floor(value / 4294967296) >>> 0;
+  let lo = 0x84222325; // offset basis 0xcbf29ce484222325
+  let hi = 0xcbf29ce4;
   for (let i = 0; i < 8; i++) {
-    const octet = val & 0xffn;
-    val >>= 8n;
-    hash ^= octet;
-    hash = (hash * FNV_PRIME_64) & MASK_64;
+    const octet = i < 4 ? (vlo >>> (8 * i)) & 0xff : (vhi >>> (8 * (i - 4))) & 0xff;
+    lo = (lo ^ octet) >>> 0;
+    // × FNV prime 0x100000001b3 = × 0x1b3 + << 40, modulo 2^64.
+    const product = lo * 0x1b3;
+    const carry = Math.floor(product / 4294967296);
+    hi = (Math.imul(hi, 0x1b3) + carry + (lo << 8)) >>> 0;
+    lo = product >>> 0;
   }
-  const signed = BigInt.asIntN(64, hash);
-  // Java's Math.abs(Long.MIN_VALUE) is Long.MIN_VALUE; keep that quirk out by masking to 63 bits there.
-  return signed < 0n ? (signed === -(1n << 63n) ? (1n << 63n) - 1n : -signed) : signed;
+  const signed = BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
+  return signed < 0n && signed !== -(1n << 63n) ? -signed : signed;
 }
 
 /** zeta(n, theta) = sum over i in [st+1, n] of 1 / i^theta, added to `initial` (YCSB's incremental zetastatic). */
@@ -125,7 +128,8 @@ export class ScrambledZipfianGenerator implements LongGenerator {
 
   next(): number {
     const r = this.gen.next();
-    this.lastValue = this.min + Number(fnvhash64(r) % this.itemCount);
+    const h = fnvhash64(r) % this.itemCount;
+    this.lastValue = this.min + Number(h < 0n ? h + this.itemCount : h);
     return this.lastValue;
   }
 

@@ -17,6 +17,7 @@ import {
   ALL_KEYSPACES,
   type AuthResource,
   applicablePermissions,
+  functionResource,
   functionsInKeyspace,
   keyspaceResource,
   resourceChain,
@@ -136,6 +137,10 @@ export class AccessControl {
   onSchemaEvent(event: ServerEvent): void {
     if (event.type !== 'SCHEMA_CHANGE') return;
     const c = event.change;
+    if ((c.target === 'FUNCTION' || c.target === 'AGGREGATE') && c.change === 'DROPPED') {
+      this.background(this.roles.revokeAllOn(functionResource(c.keyspace, c.name ?? '', c.argTypes ?? []).name, false));
+      return;
+    }
     if (c.target !== 'KEYSPACE' && c.target !== 'TABLE') return;
     const resource = c.target === 'KEYSPACE' ? keyspaceResource(c.keyspace) : tableResource(c.keyspace, c.name ?? '');
     if (c.change === 'DROPPED') {
@@ -204,7 +209,14 @@ export class AccessControl {
     if (!this.requireAuthorization) return;
     const user = this.ensureLoggedIn(state);
     if (resource.kind === 'functions' && resource.level > 0 && resource.keyspace === 'system') return;
-    for (const r of resourceChain(resource)) if (this.permissionsOn(user, r).has(perm)) return;
+    const info = this.info(user);
+    for (const r of resourceChain(resource)) {
+      if (info.isSuper) {
+        if (applicablePermissions(r).includes(perm)) return;
+        continue;
+      }
+      for (const role of info.roles) if (this.roles.granted(role, r.name)?.has(perm)) return;
+    }
     throw new Unauthorized(`User ${user} has no ${perm} permission on ${resource.display} or any of its parents`);
   }
 

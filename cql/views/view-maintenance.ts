@@ -103,16 +103,19 @@ export class ViewMaintainer {
       });
     }
     if (newKey && after) {
+      // With a regular base column in the view key, the view row dies with that cell: so do all its cells.
+      const cap = this.keySlot >= 0 ? (after.ttls?.[this.keySlot] ?? null) : null;
+      const ttl = (t: number | null) => (cap === null ? t : t === null ? cap : Math.min(t, cap));
       const cells: Cell[] = [];
       for (const { id, source } of this.regular) {
         const v = after.values[source.slot] ?? null;
         if (v === null) continue;
         if (Buffer.isBuffer(v)) {
-          cells.push(viewCell(id, undefined, v, ts + 1, after.ttls?.[source.slot] ?? null, now));
+          cells.push(viewCell(id, undefined, v, ts + 1, ttl(after.ttls?.[source.slot] ?? null), now));
         } else {
           const cv = v as ComplexValue;
           for (let i = 0; i < cv.paths.length; i++)
-            cells.push(viewCell(id, cv.paths[i], cv.values[i]!, ts + 1, cv.ttls?.[i] ?? null, now));
+            cells.push(viewCell(id, cv.paths[i], cv.values[i]!, ts + 1, ttl(cv.ttls?.[i] ?? null), now));
         }
       }
       const r: RowUpdate = {

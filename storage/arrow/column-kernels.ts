@@ -315,59 +315,103 @@ export interface Extreme<T> {
   value: T | undefined;
 }
 
-function floatExtreme(v: Float64Array | Float32Array, n: number, sel: Selection, max: boolean): number | undefined {
-  // Java's Double.compare order (what Cassandra's min/max use): -0.0 < 0.0 and NaN above everything. The loops
-  // use plain comparisons and count NaNs on the side (only values failing the comparison are checked).
-  const seen = countSelected(sel, n);
-  if (seen === 0) return undefined;
-  let m = max ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+/** Result of the float extreme loops: [extreme, NaN count]. */
+const extremeOut = new Float64Array(2);
+
+// One function per (max | min) x (dense | sparse): see the note on dense and sparse loops above. The loops use
+// plain comparisons and count NaNs on the side (only values failing the comparison are checked).
+
+function maxFloatDense(v: Float64Array | Float32Array, n: number): void {
+  let m = Number.NEGATIVE_INFINITY;
+  let nans = 0;
+  for (let i = 0; i < n; i++) {
+    const x = v[i]!;
+    if (x > m) m = x;
+    else if (Number.isNaN(x)) nans++;
+  }
+  extremeOut[0] = m;
+  extremeOut[1] = nans;
+}
+
+function minFloatDense(v: Float64Array | Float32Array, n: number): void {
+  let m = Number.POSITIVE_INFINITY;
+  let nans = 0;
+  for (let i = 0; i < n; i++) {
+    const x = v[i]!;
+    if (x < m) m = x;
+    else if (Number.isNaN(x)) nans++;
+  }
+  extremeOut[0] = m;
+  extremeOut[1] = nans;
+}
+
+function maxFloatSparse(v: Float64Array | Float32Array, n: number, sel: Int32Array): void {
+  let m = Number.NEGATIVE_INFINITY;
   let nans = 0;
   const words = wordCount(n);
-  if (max) {
-    for (let w = 0; w < words; w++) {
-      let bits = sel === null ? -1 : sel[w]!;
-      if (bits === 0) continue;
-      const base = w << 5;
-      if (bits === -1) {
-        const end = Math.min(n, base + 32);
-        for (let i = base; i < end; i++) {
-          const x = v[i]!;
-          if (x > m) m = x;
-          else if (Number.isNaN(x)) nans++;
-        }
-        continue;
-      }
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        const x = v[base + 31 - Math.clz32(low)]!;
+  for (let w = 0; w < words; w++) {
+    let bits = sel[w]!;
+    if (bits === 0) continue;
+    const base = w << 5;
+    if (bits === -1) {
+      for (let i = base; i < base + 32; i++) {
+        const x = v[i]!;
         if (x > m) m = x;
         else if (Number.isNaN(x)) nans++;
       }
+      continue;
     }
-  } else {
-    for (let w = 0; w < words; w++) {
-      let bits = sel === null ? -1 : sel[w]!;
-      if (bits === 0) continue;
-      const base = w << 5;
-      if (bits === -1) {
-        const end = Math.min(n, base + 32);
-        for (let i = base; i < end; i++) {
-          const x = v[i]!;
-          if (x < m) m = x;
-          else if (Number.isNaN(x)) nans++;
-        }
-        continue;
-      }
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        const x = v[base + 31 - Math.clz32(low)]!;
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const x = v[base + 31 - Math.clz32(low)]!;
+      if (x > m) m = x;
+      else if (Number.isNaN(x)) nans++;
+    }
+  }
+  extremeOut[0] = m;
+  extremeOut[1] = nans;
+}
+
+function minFloatSparse(v: Float64Array | Float32Array, n: number, sel: Int32Array): void {
+  let m = Number.POSITIVE_INFINITY;
+  let nans = 0;
+  const words = wordCount(n);
+  for (let w = 0; w < words; w++) {
+    let bits = sel[w]!;
+    if (bits === 0) continue;
+    const base = w << 5;
+    if (bits === -1) {
+      for (let i = base; i < base + 32; i++) {
+        const x = v[i]!;
         if (x < m) m = x;
         else if (Number.isNaN(x)) nans++;
       }
+      continue;
+    }
+    while (bits !== 0) {
+      const low = bits & -bits;
+      bits ^= low;
+      const x = v[base + 31 - Math.clz32(low)]!;
+      if (x < m) m = x;
+      else if (Number.isNaN(x)) nans++;
     }
   }
+  extremeOut[0] = m;
+  extremeOut[1] = nans;
+}
+
+function floatExtreme(v: Float64Array | Float32Array, n: number, sel: Selection, max: boolean): number | undefined {
+  // Java's Double.compare order (what Cassandra's min/max use): -0.0 < 0.0 and NaN above everything.
+  const seen = countSelected(sel, n);
+  if (seen === 0) return undefined;
+  if (sel === null) {
+    if (max) maxFloatDense(v, n);
+    else minFloatDense(v, n);
+  } else if (max) maxFloatSparse(v, n, sel);
+  else minFloatSparse(v, n, sel);
+  const m = extremeOut[0]!;
+  const nans = extremeOut[1]!;
   if (max && nans > 0) return Number.NaN;
   if (!max && nans === seen) return Number.NaN;
   if (m === 0) {

@@ -134,6 +134,26 @@ def prepared_types():
 
 
 @scenario
+def decimal_forms():
+    """Decimals with exponents and trailing zeros keep their scale, bound and as literals."""
+    c, s = _session()
+    try:
+        s.execute(f'CREATE KEYSPACE IF NOT EXISTS pyc WITH replication = {REPLICATION}')
+        s.execute('CREATE TABLE IF NOT EXISTS pyc.dec (k int PRIMARY KEY, de decimal)')
+        ins = s.prepare('INSERT INTO pyc.dec (k, de) VALUES (?, ?)')
+        out = {}
+        for v in ['1E+10', '1E-20', '123.4500', '-99999999999999999999.99', '0']:
+            s.execute(ins, (1, decimal.Decimal(v)))
+            bound = s.execute('SELECT de FROM pyc.dec WHERE k = 1').one().de
+            s.execute(f'INSERT INTO pyc.dec (k, de) VALUES (2, {v})')
+            literal = s.execute('SELECT de FROM pyc.dec WHERE k = 2').one().de
+            out[v] = [str(bound), str(literal)]
+        return {'values': out}
+    finally:
+        c.shutdown()
+
+
+@scenario
 def composite_routing_key():
     c, s = _session()
     try:
@@ -172,6 +192,38 @@ def paging():
                 'reversed': _pages(s, 'SELECT k, c FROM pyc.p WHERE k = 1 ORDER BY c DESC', fetch_size=6),
                 'desc_table': _pages(s, 'SELECT k, c FROM pyc.r WHERE k = 1', fetch_size=6),
                 'iterated': [r.c for r in s.execute(SimpleStatement('SELECT c FROM pyc.p WHERE k = 1', fetch_size=4))],
+            }
+        finally:
+            c.shutdown()
+    return out
+
+
+@scenario
+def concurrent():
+    """Hundreds of requests in flight on v5 (many envelopes per segment, lz4), then every row reads back."""
+    from cassandra.concurrent import execute_concurrent_with_args
+
+    out = {}
+    for version in (5, 4):
+        c, s = _session(version, schema_metadata_enabled=False)
+        try:
+            s.execute(f'CREATE KEYSPACE IF NOT EXISTS pyc WITH replication = {REPLICATION}')
+            table = f'pyc.conc{version}'
+            s.execute(f'CREATE TABLE IF NOT EXISTS {table} (k int, c int, v text, PRIMARY KEY (k, c))')
+            ins = s.prepare(f'INSERT INTO {table} (k, c, v) VALUES (?, ?, ?)')
+            results = execute_concurrent_with_args(
+                s, ins, [(i % 20, i, f'v{i}') for i in range(2000)], concurrency=300, raise_on_first_error=False
+            )
+            failures = [str(r.result_or_exc) for r in results if not r.success]
+            sel = s.prepare(f'SELECT v FROM {table} WHERE k = ? AND c = ?')
+            reads = execute_concurrent_with_args(s, sel, [(i % 20, i) for i in range(0, 2000, 7)], concurrency=300)
+            wrong = [i for (ok, rs), i in zip(reads, range(0, 2000, 7)) if not ok or [r.v for r in rs] != [f'v{i}']]
+            count = s.execute(f'SELECT count(*) FROM {table}').one()[0]
+            out[f'v{version}'] = {
+                'protocol_version': c.protocol_version,
+                'failures': failures[:5],
+                'wrong_reads': wrong[:5],
+                'count': count,
             }
         finally:
             c.shutdown()

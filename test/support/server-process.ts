@@ -42,7 +42,19 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
   const main = resolve(import.meta.dirname, '../../dist/server/main.js');
   const child = spawn(
     process.execPath,
-    [main, '--listen-address', '127.0.0.1', '--port', String(port), '--data', dataDir, ...(options.args ?? [])],
+    [
+      main,
+      '--listen-address',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--data',
+      dataDir,
+      // Several test servers run on this host: no fixed metrics port unless a test asks for one.
+      '--metrics-port',
+      '-1',
+      ...(options.args ?? []),
+    ],
     { env: { ...process.env, PMEMCQL_LOG_LEVEL: 'info', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';

@@ -1,0 +1,34 @@
+// What storage needs from the schema layer to build a table's Arrow twin: its columns (CQL types, ids, kinds)
+// and how a non-frozen collection / UDT value read from the row store becomes the bytes CQL would return.
+// Storage never parses CQL; the server plugs a source in (StorageEngine.setTwinSchemaSource).
+
+import type { TwinColumn } from '../arrow/arrow-schema.js';
+import type { ComplexValue } from '../row-projection.js';
+
+export interface TwinSchema {
+  /** The table's current columns (no static columns: such tables get no twin). */
+  readonly columns: readonly TwinColumn[];
+  /** Serialized whole value of a multi-cell column (what SELECT returns for it). */
+  complexToBytes(columnId: number, value: ComplexValue): Buffer;
+}
+
+/** undefined: the table is not known yet (ask again later); null: this table gets no twin. */
+export type TwinSchemaSource = (tableId: Buffer) => TwinSchema | null | undefined;
+
+export interface TwinOptions {
+  /** Flush when the buffer holds this many rows (changed since the last flush)... */
+  readonly flushRows: number;
+  /** ...or when about this many row bytes were written since the last flush. */
+  readonly flushBytes: number;
+  /** Buffer rows read per flush slice (one slice per event-loop turn). */
+  readonly sliceRows: number;
+  /** Flush (and compact) in the background when thresholds pass; false: only on demand. */
+  readonly autoFlush: boolean;
+}
+
+export const DEFAULT_TWIN_OPTIONS: TwinOptions = {
+  flushRows: 65_536,
+  flushBytes: 64 * 1024 * 1024,
+  sliceRows: 4096,
+  autoFlush: true,
+};

@@ -1,0 +1,182 @@
+// Materialized views through the DataStax Node.js driver against the real server: CREATE/DROP MATERIALIZED
+// VIEW with Cassandra 5.0's restrictions and messages, system_schema.views / columns, the view built from
+// existing rows, maintained in the base write's transaction under inserts, updates (view rows move when the
+// view key column changes), deletions (row, partition, range), TTLs and batches, and a restart.
+import cassandra from 'cassandra-driver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServer } from './support/server-process.js';
+
+let server: ServerProcess;
+let client: cassandra.Client;
+
+async function connect(): Promise<cassandra.Client> {
+  const c = new cassandra.Client({
+    contactPoints: [`${server.host}:${server.port}`],
+    localDataCenter: 'datacenter1',
+    keyspace: 'mv',
+  });
+  await c.connect();
+  return c;
+}
+
+async function q(query: string, params: unknown[] = []) {
+  return await client.execute(query, params, { prepare: params.length > 0 });
+}
+
+/** Rows as plain tuples of the named columns, sorted, for order-independent comparisons. */
+async function tuples(query: string, names: string[]): Promise<unknown[][]> {
+  const rows = (await q(query)).rows.map((r) => names.map((n) => r[n]));
+  return rows.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+async function expectInvalid(promise: Promise<unknown>, message: string): Promise<void> {
+  const err = (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as { code?: number; message?: string } | undefined;
+  expect(err, `expected failure: ${message}`).toBeInstanceOf(Error);
+  expect(err?.code).toBe(0x2200);
+  expect(err?.message).toContain(message);
+}
+
+/** The view must always equal what its definition computes from the base table. */
+async function expectViewMatchesBase(): Promise<void> {
+  const base = await tuples('SELECT k, c, v, w FROM base', ['k', 'c', 'v', 'w']);
+  const expected = base.filter((r) => r[2] !== null).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  expect(await tuples('SELECT k, c, v, w FROM by_v', ['k', 'c', 'v', 'w'])).toEqual(expected);
+}
+
+beforeAll(async () => {
+  server = await startServer({ keepData: true });
+  const admin = new cassandra.Client({ contactPoints: [`${server.host}:${server.port}`], localDataCenter: 'datacenter1' });
+  await admin.connect();
+  await admin.execute("CREATE KEYSPACE mv WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  await admin.shutdown();
+  client = await connect();
+  await q('CREATE TABLE base (k int, c int, v text, w int, s int static, PRIMARY KEY (k, c))');
+  for (let i = 0; i < 10; i++) await q('INSERT INTO base (k, c, v, w) VALUES (?, ?, ?, ?)', [i % 3, i, `v${i % 4}`, i]);
+  await q('INSERT INTO base (k, c, w) VALUES (5, 50, 1)');
+});
+
+afterAll(async () => {
+  await client?.shutdown();
+  await server?.stop();
+});
+
+describe('DDL', () => {
+  it('creates a view over existing rows, lists it and rejects what Cassandra rejects', async () => {
+    await q(`CREATE MATERIALIZED VIEW by_v AS SELECT k, c, v, w FROM base
+      WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c) WITH CLUSTERING ORDER BY (k DESC, c ASC)`);
+    await expectViewMatchesBase();
+    const v = (await q("SELECT * FROM system_schema.views WHERE keyspace_name = 'mv'")).rows;
+    expect(v.map((r) => [r.view_name, r.base_table_name, r.include_all_columns, r.where_clause])).toEqual([
+      ['by_v', 'base', false, 'v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL'],
+    ]);
+    const cols = await tuples("SELECT column_name, kind, position, clustering_order FROM system_schema.columns WHERE keyspace_name = 'mv' AND table_name = 'by_v'", [
+      'column_name',
+      'kind',
+      'position',
+      'clustering_order',
+    ]);
+    expect(cols).toEqual(
+      [
+        ['c', 'clustering', 1, 'asc'],
+        ['k', 'clustering', 0, 'desc'],
+        ['v', 'partition_key', 0, 'none'],
+        ['w', 'regular', -1, 'none'],
+      ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+    // Rows of one view partition come out in the view's clustering order.
+    expect((await q("SELECT k, c FROM by_v WHERE v = 'v1'")).rows.map((r) => [r.k, r.c])).toEqual([
+      [2, 5],
+      [1, 1],
+      [0, 9],
+    ]);
+
+    await q('CREATE MATERIALIZED VIEW IF NOT EXISTS by_v AS SELECT * FROM base WHERE v IS NOT NULL PRIMARY KEY (v, k, c)');
+    await expectInvalid(
+      q('CREATE MATERIALIZED VIEW bad AS SELECT * FROM base WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c)'),
+      "Cannot include static column 's' in materialized view 'bad'",
+    );
+    await expectInvalid(
+      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c, v FROM base WHERE v IS NOT NULL AND k IS NOT NULL PRIMARY KEY (v, k)'),
+      "Cannot create materialized view 'bad' without primary key columns c from base table 'base'",
+    );
+    await expectInvalid(
+      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c, v, w FROM base WHERE v IS NOT NULL AND w IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY ((v, w), k, c)'),
+      'Cannot include more than one non-primary key column in materialized view primary key (got v, w)',
+    );
+    await expectInvalid(
+      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c, v FROM base WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c)'),
+      "Primary key columns v must be restricted with 'IS NOT NULL' or otherwise",
+    );
+    await expectInvalid(
+      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c, v, w FROM base WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL AND w = 1 PRIMARY KEY (v, k, c)'),
+      "Non-primary key columns can only be restricted with 'IS NOT NULL' (got: w restricted illegally)",
+    );
+    await expectInvalid(
+      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c FROM nope WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (k, c)'),
+      "Base table 'nope' doesn't exist",
+    );
+    await expectInvalid(
+      q('CREATE MATERIALIZED VIEW base AS SELECT k, c FROM base WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (c, k)'),
+      "Cannot create materialized view 'base' - a table with the same name already exists",
+    );
+    await expectInvalid(q("INSERT INTO by_v (v, k, c) VALUES ('x', 1, 1)"), 'Cannot directly modify a materialized view');
+    await expectInvalid(q("DELETE FROM by_v WHERE v = 'x'"), 'Cannot directly modify a materialized view');
+  });
+});
+
+describe('maintenance', () => {
+  it('moves view rows when the view key changes, and follows deletions, TTLs and batches', async () => {
+    await q("UPDATE base SET v = 'moved' WHERE k = 0 AND c = 0");
+    await expectViewMatchesBase();
+    expect((await q("SELECT c FROM by_v WHERE v = 'v0'")).rows.map((r) => r.c)).not.toContain(0);
+    await q('UPDATE base SET w = 42 WHERE k = 0 AND c = 0');
+    await q('UPDATE base SET v = null WHERE k = 1 AND c = 1');
+    await q("INSERT INTO base (k, c, v, w) VALUES (7, 70, 'new', 70)");
+    await q("UPDATE base SET v = 'upd' WHERE k = 8 AND c = 80");
+    await expectViewMatchesBase();
+    await q('DELETE FROM base WHERE k = 2 AND c = 2');
+    await q('DELETE FROM base WHERE k = 0 AND c > 5');
+    await q('DELETE FROM base WHERE k = 7');
+    await expectViewMatchesBase();
+    // Older timestamps lose against the base row, and the view follows the base's winner.
+    await q("UPDATE base USING TIMESTAMP 1 SET v = 'old' WHERE k = 0 AND c = 3");
+    await expectViewMatchesBase();
+    await q("UPDATE base USING TTL 1 SET v = 'brief' WHERE k = 1 AND c = 4");
+    expect((await q("SELECT c FROM by_v WHERE v = 'brief'")).rows.map((r) => r.c)).toEqual([4]);
+    await q(`BEGIN BATCH
+      INSERT INTO base (k, c, v, w) VALUES (9, 1, 'b1', 1);
+      UPDATE base SET v = 'b2' WHERE k = 9 AND c = 1;
+      INSERT INTO base (k, c, v, w) VALUES (9, 2, 'b1', 2);
+      DELETE FROM base WHERE k = 9 AND c = 2;
+    APPLY BATCH`);
+    await expectViewMatchesBase();
+    expect(await tuples("SELECT k, c FROM by_v WHERE v = 'b2'", ['k', 'c'])).toEqual([[9, 1]]);
+    // Many writes to the same rows in one event-loop turn (one group commit).
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => q('UPDATE base SET v = ?, w = ? WHERE k = ? AND c = ?', [`r${i % 5}`, i, 3, i % 4])),
+    );
+    await expectViewMatchesBase();
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await q("SELECT c FROM by_v WHERE v = 'brief'")).rows).toEqual([]);
+    await expectViewMatchesBase();
+  });
+
+  it('keeps the view after a restart and drops it', async () => {
+    await client.shutdown();
+    await server.stop();
+    server = await startServer({ dataDir: server.dataDir, keepData: true });
+    client = await connect();
+    await expectViewMatchesBase();
+    await q("INSERT INTO base (k, c, v, w) VALUES (11, 1, 'after', 1)");
+    await expectViewMatchesBase();
+    await q('DROP MATERIALIZED VIEW by_v');
+    await expectInvalid(q('SELECT * FROM by_v'), 'by_v');
+    await q('DROP MATERIALIZED VIEW IF EXISTS by_v');
+    await expectInvalid(q('DROP MATERIALIZED VIEW by_v'), "Materialized view 'mv.by_v' doesn't exist");
+    expect((await q("SELECT * FROM system_schema.views WHERE keyspace_name = 'mv'")).rows).toEqual([]);
+    await q("INSERT INTO base (k, c, v, w) VALUES (12, 1, 'x', 1)");
+  });
+});
