@@ -29,6 +29,11 @@ export interface ServerConfig {
   log_level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
   /** Prometheus endpoint port (/metrics, /ready); -1 disables it. */
   metrics_port: number;
+  /**
+   * disk mode only: 'ranges' (msync every undo-log range: survives power loss at any moment) or
+   * 'commit' (one msync per group commit: much faster; a power loss during a commit can tear the pool).
+   */
+  disk_sync: 'ranges' | 'commit';
   /** Client TLS (issue 6), as Cassandra's client_encryption_options with PEM files. */
   client_encryption_options: ClientEncryptionOptions;
 }
@@ -128,6 +133,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   native_transport_max_concurrent_connections: -1,
   log_level: 'info',
   metrics_port: 9180,
+  disk_sync: 'ranges',
   client_encryption_options: DEFAULT_CLIENT_ENCRYPTION_OPTIONS,
 };
 
@@ -252,6 +258,9 @@ const SETTERS: Record<keyof ServerConfig, Setter> = {
       -1,
       1_000_000,
     );
+  },
+  disk_sync: (c, v) => {
+    c.disk_sync = parseChoice('disk_sync', v, ['ranges', 'commit'] as const);
   },
   metrics_port: (c, v) => {
     c.metrics_port = parseInteger('metrics_port', v, -1, 65535);

@@ -13,14 +13,14 @@ import { evenTokens, type NodeInfo, RELEASE_VERSION } from '../cql/system/node-i
 import { sizeEstimateRows } from '../cql/system/size-estimates.js';
 import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
 import { SystemRows } from '../cql/system/system-rows.js';
-import { TraceStore } from '../cql/tracing/trace-store.js';
 import type { RowObject } from '../cql/system/virtual-table.js';
+import { TraceStore } from '../cql/tracing/trace-store.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import { PasswordAuthenticator } from './auth/password-authenticator.js';
 import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { startMetricsEndpoint } from './metrics-endpoint.js';
 import { ServerMetrics } from './metrics.js';
+import { startMetricsEndpoint } from './metrics-endpoint.js';
 import { NativeServer } from './native-server.js';
 import { type TlsSettings, tlsSettings } from './tls-options.js';
 
@@ -91,6 +91,8 @@ async function main(): Promise<void> {
   const path = poolPath(config);
   mkdirSync(dirname(path), { recursive: true });
 
+  // The addon reads the disk sync policy when it loads (before the first pool opens).
+  if (config.disk_sync === 'commit') process.env.PMEMCQL_DISK_SYNC = 'commit';
   const openStart = performance.now();
   const storage = StorageEngine.open({ path, size: config.pool_size });
   const openMs = performance.now() - openStart;
@@ -199,7 +201,9 @@ async function main(): Promise<void> {
   });
   await server.listen();
   const metricsServer =
-    config.metrics_port >= 0 ? await startMetricsEndpoint(metrics, config.listen_address, config.metrics_port, logger) : undefined;
+    config.metrics_port >= 0
+      ? await startMetricsEndpoint(metrics, config.listen_address, config.metrics_port, logger)
+      : undefined;
   metrics.ready = true;
   const info = storage.info;
   logger.info(
@@ -210,11 +214,15 @@ async function main(): Promise<void> {
       protocol_versions: PROTOCOL_VERSIONS,
       pool: info.path,
       mode: info.mode,
+      sync: info.sync,
       pool_size: info.size,
       pool_open_ms: Math.round(openMs * 10) / 10,
       keyspaces: userKeyspaces,
       cluster_name: config.cluster_name,
       data_center: config.data_center,
+      authenticator: config.authenticator,
+      authorizer: config.authorizer,
+      client_encryption: tls === undefined ? 'disabled' : tls.optional ? 'optional' : 'required',
     },
     'ready',
   );

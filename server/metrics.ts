@@ -56,7 +56,7 @@ export class ServerMetrics {
   ready = false;
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'pmemcql_process_' });
+    collectDefaultMetrics({ register: this.registry, prefix: 'pmemcql_' });
     this.gauge('pmemcql_ready', '1 once the server accepts CQL connections', [], (g) => g.set(this.ready ? 1 : 0));
   }
 

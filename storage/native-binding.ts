@@ -226,7 +226,7 @@ class Pool implements NativePool {
 
   get info(): PoolInfo {
     const i = this.raw.info();
-    return { path: i.path, mode: i.mode, size: i.size, used: i.used };
+    return { path: i.path, mode: i.mode, size: i.size, used: i.used, sync: i.sync };
   }
 
   get(map: MapHandle, key: Buffer): Buffer | undefined {

@@ -12,6 +12,8 @@ export interface PoolInfo {
   /** Bytes the pool can hold / holds now (approximate; from the allocator). */
   size: number;
   used: number;
+  /** How commits reach the medium: cache flushes (pmem/emulated) or msync policy (disk). */
+  sync: 'flush' | 'msync-ranges' | 'msync-commit';
 }
 
 export interface ScanOptions {

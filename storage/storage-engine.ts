@@ -20,11 +20,26 @@ import {
 } from './table-layout.js';
 import { DEFAULT_GC_GRACE_SECONDS } from './table-state.js';
 import { TableStore } from './table-store.js';
+import { TableTwin, type TwinHandles } from './twin/table-twin.js';
+import {
+  TWIN_BUFFER_KEY,
+  TWIN_DELETIONS_KEY,
+  TWIN_INDEX_KEY,
+  TWIN_POINTERS_KEY,
+  TWIN_SEGMENTS_KEY,
+} from './twin/twin-keys.js';
+import { DEFAULT_TWIN_OPTIONS, type TwinOptions, type TwinSchemaSource } from './twin/twin-schema.js';
+import { TwinWorker } from './twin/twin-worker.js';
+
+/** The twin maps of a TableRoot, in TwinHandles order. */
+const TWIN_KEYS = [TWIN_BUFFER_KEY, TWIN_INDEX_KEY, TWIN_SEGMENTS_KEY, TWIN_DELETIONS_KEY, TWIN_POINTERS_KEY];
 
 export interface StorageEngineOptions {
   path: string;
   /** Pool size in bytes when the file is created (default: the binding's). */
   size?: number;
+  /** Arrow twin flush thresholds and background work (DESIGN §5). */
+  twin?: Partial<TwinOptions>;
 }
 
 export interface TableOptions {
@@ -52,12 +67,20 @@ export class StorageEngine {
   private readonly open = new Map<string, TableStore>();
   private gcTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private twinSchemas: TwinSchemaSource | undefined;
+  readonly twinOptions: TwinOptions;
+  /** Errors of background twin work (logged by whoever set onTwinError). */
+  onTwinError: (table: Buffer, e: unknown) => void = () => {};
 
   static open(options: StorageEngineOptions): StorageEngine {
-    return new StorageEngine(openPool(options));
+    return new StorageEngine(openPool(options), options.twin);
   }
 
-  constructor(readonly pool: NativePool) {
+  constructor(
+    readonly pool: NativePool,
+    twin?: Partial<TwinOptions>,
+  ) {
+    this.twinOptions = { ...DEFAULT_TWIN_OPTIONS, ...twin };
     const root = pool.root;
     const version = pool.get(root, ROOT_VERSION_KEY);
     if (version && version[0]! > LAYOUT_VERSION) {
@@ -81,6 +104,19 @@ export class StorageEngine {
     return this.pool.info;
   }
 
+  /**
+   * Where the Arrow twins learn their tables' columns (the schema layer). Without a source, no table keeps a
+   * twin (storage-only use).
+   */
+  setTwinSchemaSource(source: TwinSchemaSource | undefined): void {
+    this.twinSchemas = source;
+  }
+
+  /** Open tables (those used since start-up), for system_arrow and admin commands. */
+  openTables(): TableStore[] {
+    return [...this.open.values()];
+  }
+
   // ---- tables ---------------------------------------------------------------------------------
 
   /** The store of an existing table (undefined when there is none). Cheap after the first call. */
@@ -96,7 +132,18 @@ export class StorageEngine {
     const meta = this.pool.get(root, TABLE_META_KEY);
     const partitions = this.pool.getChild(root, TABLE_PARTITIONS_KEY);
     if (!meta || partitions === 0) throw new PoolError('POOL_CORRUPT', `table ${k} has no meta or partitions map`);
-    return this.remember(id, root, partitions, decodeTableMeta(meta).clustered, gcGraceSeconds);
+    return this.remember(id, root, partitions, this.twinHandles(root), decodeTableMeta(meta).clustered, gcGraceSeconds);
+  }
+
+  /** The twin maps of a table root; a table made before twins existed gets them now (one small transaction). */
+  private twinHandles(root: MapHandle): TwinHandles {
+    let h = TWIN_KEYS.map((key) => this.pool.getChild(root, key));
+    if (h.some((x) => x === 0)) {
+      const b = this.pool.batch();
+      for (const key of TWIN_KEYS) b.ensureChild(root, key);
+      h = this.pool.apply(b);
+    }
+    return { buffer: h[0]!, index: h[1]!, segments: h[2]!, deletions: h[3]!, pointers: h[4]! };
   }
 
   /** Creates the table's root (idempotent: an existing table is returned as it is). */
@@ -116,13 +163,16 @@ export class StorageEngine {
           const root = ctx.ensureChild(this.tables, id);
           ctx.batch.put(root.ref, TABLE_META_KEY, encodeTableMeta(options.clustered));
           const partitions = ctx.ensureChild(root.ref, TABLE_PARTITIONS_KEY);
+          const twin = TWIN_KEYS.map((key) => ctx.ensureChild(root.ref, key).ordinal);
           ctx.onCommit((handles) => {
+            const t = twin.map((o) => handles[o]!);
             store =
               this.open.get(id.toString('hex')) ??
               this.remember(
                 id,
                 handles[root.ordinal]!,
                 handles[partitions.ordinal]!,
+                { buffer: t[0]!, index: t[1]!, segments: t[2]!, deletions: t[3]!, pointers: t[4]! },
                 options.clustered,
                 options.gcGraceSeconds,
               );
@@ -157,22 +207,22 @@ export class StorageEngine {
     id: Buffer,
     root: MapHandle,
     partitions: MapHandle,
+    twinHandles: TwinHandles,
     clustered: boolean,
     gcGraceSeconds: number | undefined,
   ): TableStore {
-    const store = new TableStore(
-      {
-        id: Buffer.from(id),
-        pool: this.pool,
-        rootHandle: root,
-        partitionsHandle: partitions,
-        clustered,
-        gcGraceSeconds: gcGraceSeconds ?? DEFAULT_GC_GRACE_SECONDS,
-        dropped: false,
-      },
-      this.commit,
-      (t) => this.dropTable(t.id),
-    );
+    const state = {
+      id: Buffer.from(id),
+      pool: this.pool,
+      rootHandle: root,
+      partitionsHandle: partitions,
+      clustered,
+      gcGraceSeconds: gcGraceSeconds ?? DEFAULT_GC_GRACE_SECONDS,
+      dropped: false,
+    };
+    const twin = new TableTwin(state, twinHandles, () => this.twinSchemas, this.twinOptions);
+    const worker = new TwinWorker(twin, (e) => this.onTwinError(state.id, e));
+    const store = new TableStore(state, this.commit, (t) => this.dropTable(t.id), twin, worker);
     this.open.set(id.toString('hex'), store);
     return store;
   }
@@ -264,6 +314,7 @@ export class StorageEngine {
     if (this.closed) return;
     this.closed = true;
     this.stopGc();
+    for (const t of this.open.values()) t.twinWorker?.stop();
     this.commit.close();
     this.pool.close();
   }

@@ -1,6 +1,7 @@
 // Where things live in the pool (see docs/storage-engine.md):
 //   pool root:  'catalog' -> catalog map, 'tables' -> table directory (table id -> TableRoot)
 //   TableRoot:  'm' -> table meta, 'p' -> partitions map ([sortable token | partition key] -> partition)
+//               'b', 'a', 's', 'd', 'r' -> the Arrow twin's maps (storage/twin/twin-keys.ts)
 //   partition of a table with clustering columns: a child map with
 //     0x00 -> header (partition deletion, range tombstones), 0x01 -> static row, 0x02 | clustering -> row
 //   partition of a table without clustering columns: the value itself (header + its single row)

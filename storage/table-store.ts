@@ -10,6 +10,10 @@ import type { PartitionRead, RangeScanOptions, RangeScanResult, ReadOptions } fr
 import { TableReader } from './table-reader.js';
 import type { TableState } from './table-state.js';
 import { TableWriter } from './table-writer.js';
+import type { TableTwin } from './twin/table-twin.js';
+import type { CompactionResult } from './twin/twin-compaction.js';
+import type { FlushResult } from './twin/twin-flush.js';
+import type { TwinWorker } from './twin/twin-worker.js';
 
 export type { PagingPosition, PartitionRead, RangeScanOptions, RangeScanResult, ReadOptions } from './table-reader.js';
 
@@ -22,9 +26,24 @@ export class TableStore {
     private readonly state: TableState,
     private readonly commit: GroupCommit,
     private readonly dropper: (table: TableStore) => Promise<void>,
+    /** The Arrow twin (DESIGN §5) and the worker flushing / compacting it; absent for pools without one. */
+    readonly twin?: TableTwin,
+    readonly twinWorker?: TwinWorker,
   ) {
-    this.writer = new TableWriter(state);
+    this.writer = new TableWriter(state, twin);
     this.reader = new TableReader(state);
+  }
+
+  /** Admin: flushes the twin's buffer into a segment now (undefined: the table has no twin / nothing to do). */
+  flushTwin(): FlushResult | undefined {
+    this.checkOpen();
+    return this.twinWorker?.flushNow();
+  }
+
+  /** Admin: compacts the twin's segments (`all`: every segment), then flushes. */
+  compactTwin(all = false): { compaction: CompactionResult | undefined; flush: FlushResult | undefined } | undefined {
+    this.checkOpen();
+    return this.twinWorker?.compactNow(all);
   }
 
   get id(): Buffer {
@@ -115,6 +134,7 @@ export class TableStore {
 
   markDropped(): void {
     this.state.dropped = true;
+    this.twinWorker?.stop();
   }
 
   /**

@@ -25,6 +25,7 @@ import { shadowTsOf } from './row-projection.js';
 import { HEADER_KEY, partitionMapKey, ROW_TAG, rowMapKey, STATIC_KEY } from './table-layout.js';
 import type { TableState } from './table-state.js';
 import { shadowFor } from './table-state.js';
+import type { TableTwin } from './twin/table-twin.js';
 
 const SCAN_CHUNK = 1024;
 const ROWS_END = prefixSuccessor(ROW_TAG)!;
@@ -62,7 +63,11 @@ class TableStage {
 }
 
 export class TableWriter {
-  constructor(private readonly t: TableState) {}
+  /** `twin`: the table's Arrow twin, told of every row change in the same batch (DESIGN §5). */
+  constructor(
+    private readonly t: TableState,
+    private readonly twin?: TableTwin,
+  ) {}
 
   private stage(ctx: CommitContext): TableStage {
     const s = ctx.overlay(this.t, () => new TableStage());
@@ -83,6 +88,7 @@ export class TableWriter {
   stageTruncate(ctx: CommitContext): void {
     const ts = this.stage(ctx);
     ctx.batch.clear(this.t.partitionsHandle);
+    this.twin?.stageTruncate(ctx);
     ts.truncated = true;
     ts.partitions.clear();
   }
@@ -187,9 +193,15 @@ export class TableWriter {
   }
 
   private putRow(ctx: CommitContext, ps: PartitionStage, key: Buffer, row: StoredRow | undefined, existed: boolean) {
-    if (row) ctx.batch.put(this.partitionRef(ctx, ps), key, encodeRow(row));
-    else if (existed) ctx.batch.del(this.partitionRef(ctx, ps), key);
+    let size = 0;
+    if (row) {
+      const bytes = encodeRow(row);
+      size = bytes.length;
+      ctx.batch.put(this.partitionRef(ctx, ps), key, bytes);
+    } else if (existed) ctx.batch.del(this.partitionRef(ctx, ps), key);
     ps.rows.set(key.toString('latin1'), row ?? null);
+    // The static row has no twin row of its own (tables with static columns get no twin).
+    if (this.twin && key[0] === ROW_TAG[0]) this.twin.touchRow(ctx, ps.mapKey, key, !row, size);
   }
 
   private putHeader(ctx: CommitContext, ps: PartitionStage, header: PartitionHeader, existed: boolean) {
@@ -307,6 +319,7 @@ export class TableWriter {
       const stAfter = st ? purgeRow(st, pd, pctx) : undefined;
       if (survivors === 0 && !stAfter) {
         if (ps.committed !== 0 || ps.ref !== undefined) ctx.batch.clear(this.partitionRef(ctx, ps));
+        this.twin?.touchPartition(ctx, ps.mapKey);
         ps.cleared = true;
         ps.rows.clear();
         this.putHeader(ctx, ps, header, false);
@@ -349,6 +362,7 @@ export class TableWriter {
     };
     if (survivors === 0 && !stAfter && isEmptyHeader(gced)) {
       ctx.batch.dropChild(this.t.partitionsHandle, ps.mapKey);
+      this.twin?.touchPartition(ctx, ps.mapKey);
       // Later ops of this batch must not write into the freed map: they start a new one.
       ps.committed = 0;
       ps.ref = undefined;
@@ -399,13 +413,17 @@ export class TableWriter {
     if (row) row = purgeRow(row, deletion, pctx);
     // The row was just purged against the deletion, so an old deletion can go.
     if (deletion && deletion.ldt < pctx.gcBefore) deletion = undefined;
+    let size = 0;
     if (!row && !deletion) {
       if (ps.singleExists) ctx.batch.del(this.t.partitionsHandle, ps.mapKey);
       ps.singleExists = false;
     } else {
-      ctx.batch.put(this.t.partitionsHandle, ps.mapKey, encodeSingleRowPartition(deletion, row));
+      const bytes = encodeSingleRowPartition(deletion, row);
+      size = bytes.length;
+      ctx.batch.put(this.t.partitionsHandle, ps.mapKey, bytes);
       ps.singleExists = true;
     }
+    this.twin?.touchRow(ctx, ps.mapKey, EMPTY_CLUSTERING, !row, size);
     ps.singleDeletion = deletion;
     ps.singleRow = row;
   }

@@ -47,7 +47,10 @@ async function expectInvalid(promise: Promise<unknown>, message: string): Promis
 
 beforeAll(async () => {
   server = await startServer({ keepData: true });
-  const admin = new cassandra.Client({ contactPoints: [`${server.host}:${server.port}`], localDataCenter: 'datacenter1' });
+  const admin = new cassandra.Client({
+    contactPoints: [`${server.host}:${server.port}`],
+    localDataCenter: 'datacenter1',
+  });
   await admin.connect();
   await admin.execute("CREATE KEYSPACE ix WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
   await admin.shutdown();
@@ -78,11 +81,23 @@ describe('DDL', () => {
     expect(byName.get('props_entries')!.options).toEqual({ class_name: SAI, target: 'entries(props)' });
 
     await expectInvalid(q('CREATE INDEX age_sai ON users (email)'), "Index 'age_sai' already exists");
-    await expectInvalid(q('CREATE INDEX other ON users (email)'), 'Index other is a duplicate of existing index users_email_idx');
-    await expectInvalid(q('CREATE INDEX ON users (id)'), 'Cannot create secondary index on the only partition key column id');
+    await expectInvalid(
+      q('CREATE INDEX other ON users (email)'),
+      'Index other is a duplicate of existing index users_email_idx',
+    );
+    await expectInvalid(
+      q('CREATE INDEX ON users (id)'),
+      'Cannot create secondary index on the only partition key column id',
+    );
     await expectInvalid(q('CREATE INDEX ON users (nope)'), "Column 'nope' doesn't exist");
-    await expectInvalid(q('CREATE INDEX ON users (keys(tags))'), 'Cannot create index on keys of column tags with non-map type');
-    await expectInvalid(q('CREATE INDEX ON users (full(tags))'), 'full() indexes can only be created on frozen collections');
+    await expectInvalid(
+      q('CREATE INDEX ON users (keys(tags))'),
+      'Cannot create index on keys of column tags with non-map type',
+    );
+    await expectInvalid(
+      q('CREATE INDEX ON users (full(tags))'),
+      'full() indexes can only be created on frozen collections',
+    );
     await expectInvalid(q('CREATE INDEX ON missing (x)'), "Table 'missing' doesn't exist");
     await q('CREATE TABLE frozen_t (k int PRIMARY KEY, f frozen<list<int>>)');
     await expectInvalid(
@@ -92,12 +107,18 @@ describe('DDL', () => {
     await q('CREATE INDEX ON frozen_t (full(f))');
     await q('CREATE TABLE counts (k int PRIMARY KEY, c counter)');
     await expectInvalid(q('CREATE INDEX ON counts (c)'), "Secondary indexes on counter tables aren't supported");
-    await expectInvalid(q("CREATE INDEX ON users (age) USING 'nosuch'"), "Unable to find custom indexer class 'nosuch'");
+    await expectInvalid(
+      q("CREATE INDEX ON users (age) USING 'nosuch'"),
+      "Unable to find custom indexer class 'nosuch'",
+    );
 
     await q('DROP INDEX users_props_idx');
     await q('DROP INDEX IF EXISTS users_props_idx');
     await expectInvalid(q('DROP INDEX ix.users_props_idx'), "Index 'ix.users_props_idx' doesn't exist");
-    const names = await col<string>("SELECT index_name FROM system_schema.indexes WHERE keyspace_name = 'ix'", 'index_name');
+    const names = await col<string>(
+      "SELECT index_name FROM system_schema.indexes WHERE keyspace_name = 'ix'",
+      'index_name',
+    );
     expect(names).not.toContain('users_props_idx');
   });
 
@@ -124,7 +145,9 @@ describe('DDL', () => {
 
 describe('queries', () => {
   it('serves EQ, SAI ranges and collections without ALLOW FILTERING and drops stale entries', async () => {
-    await q('CREATE TABLE people (id int, seq int, name text, age int, tags set<text>, props map<text, text>, PRIMARY KEY (id, seq))');
+    await q(
+      'CREATE TABLE people (id int, seq int, name text, age int, tags set<text>, props map<text, text>, PRIMARY KEY (id, seq))',
+    );
     await q('CREATE INDEX ON people (name)');
     await q("CREATE INDEX ON people (age) USING 'sai'");
     await q('CREATE INDEX ON people (tags)');
@@ -142,7 +165,9 @@ describe('queries', () => {
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq'))).toEqual([1, 5, 9, 13, 17]);
     expect(sorted(await col<number>('SELECT seq FROM people WHERE age >= 35', 'seq'))).toEqual([15, 16, 17, 18, 19]);
     expect(sorted(await col<number>('SELECT seq FROM people WHERE age > 30 AND age < 33', 'seq'))).toEqual([11, 12]);
-    expect(sorted(await col<number>("SELECT seq FROM people WHERE tags CONTAINS 't2'", 'seq'))).toEqual([2, 5, 8, 11, 14, 17]);
+    expect(sorted(await col<number>("SELECT seq FROM people WHERE tags CONTAINS 't2'", 'seq'))).toEqual([
+      2, 5, 8, 11, 14, 17,
+    ]);
     expect((await col<number>("SELECT seq FROM people WHERE props CONTAINS KEY 'k1'", 'seq')).length).toBe(10);
     // Index + partition key, index + clustering restriction.
     expect(sorted(await col<number>("SELECT seq FROM people WHERE id = 1 AND name = 'n1'", 'seq'))).toEqual([1]);
@@ -151,7 +176,9 @@ describe('queries', () => {
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1' AND age > 30", 'seq'))).toEqual([13, 17]);
     await expectInvalid(q("SELECT seq FROM people WHERE name = 'n1' AND tags CONTAINS 't1'"), FILTERING);
     expect(
-      sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1' AND tags CONTAINS 't1' ALLOW FILTERING", 'seq')),
+      sorted(
+        await col<number>("SELECT seq FROM people WHERE name = 'n1' AND tags CONTAINS 't1' ALLOW FILTERING", 'seq'),
+      ),
     ).toEqual([1, 13]);
     await expectInvalid(q('SELECT seq FROM people WHERE seq = 3'), FILTERING);
     // Ranges on a legacy index need filtering.
@@ -167,8 +194,12 @@ describe('queries', () => {
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq'))).toEqual([3, 13, 17]);
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'moved'", 'seq'))).toEqual([1]);
     await q('UPDATE people SET age = 100 WHERE id = 0 AND seq = 15');
-    expect(sorted(await col<number>('SELECT seq FROM people WHERE age >= 35', 'seq'))).toEqual([16, 17, 18, 19, 15].sort((a, b) => a - b));
-    expect(sorted(await col<number>('SELECT seq FROM people WHERE age >= 35 AND age < 40', 'seq'))).toEqual([16, 17, 18, 19]);
+    expect(sorted(await col<number>('SELECT seq FROM people WHERE age >= 35', 'seq'))).toEqual(
+      [16, 17, 18, 19, 15].sort((a, b) => a - b),
+    );
+    expect(sorted(await col<number>('SELECT seq FROM people WHERE age >= 35 AND age < 40', 'seq'))).toEqual([
+      16, 17, 18, 19,
+    ]);
     await q("UPDATE people SET tags = tags - {'t2'} WHERE id = 2 AND seq = 17");
     expect(sorted(await col<number>("SELECT seq FROM people WHERE tags CONTAINS 't2'", 'seq'))).toEqual([2, 8, 11, 14]);
     await q('DELETE FROM people WHERE id = 2');
@@ -188,7 +219,11 @@ describe('queries', () => {
     let pages = 0;
     let pageState: string | undefined;
     do {
-      const r = await client.execute('SELECT c FROM events WHERE kind = ?', ['a'], { prepare: true, fetchSize: 17, pageState });
+      const r = await client.execute('SELECT c FROM events WHERE kind = ?', ['a'], {
+        prepare: true,
+        fetchSize: 17,
+        pageState,
+      });
       seen.push(...r.rows.map((x) => x.c as number));
       pageState = r.pageState ?? undefined;
       pages++;
@@ -264,7 +299,10 @@ describe('restart', () => {
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq'))).toEqual([13]);
     await q("INSERT INTO people (id, seq, name) VALUES (9, 99, 'n1')");
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq'))).toEqual([13, 99]);
-    const names = await col<string>("SELECT index_name FROM system_schema.indexes WHERE keyspace_name = 'ix'", 'index_name');
+    const names = await col<string>(
+      "SELECT index_name FROM system_schema.indexes WHERE keyspace_name = 'ix'",
+      'index_name',
+    );
     expect(names).toContain('people_name_idx');
   });
 });

@@ -48,7 +48,10 @@ async function expectViewMatchesBase(): Promise<void> {
 
 beforeAll(async () => {
   server = await startServer({ keepData: true });
-  const admin = new cassandra.Client({ contactPoints: [`${server.host}:${server.port}`], localDataCenter: 'datacenter1' });
+  const admin = new cassandra.Client({
+    contactPoints: [`${server.host}:${server.port}`],
+    localDataCenter: 'datacenter1',
+  });
   await admin.connect();
   await admin.execute("CREATE KEYSPACE mv WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
   await admin.shutdown();
@@ -72,12 +75,10 @@ describe('DDL', () => {
     expect(v.map((r) => [r.view_name, r.base_table_name, r.include_all_columns, r.where_clause])).toEqual([
       ['by_v', 'base', false, 'v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL'],
     ]);
-    const cols = await tuples("SELECT column_name, kind, position, clustering_order FROM system_schema.columns WHERE keyspace_name = 'mv' AND table_name = 'by_v'", [
-      'column_name',
-      'kind',
-      'position',
-      'clustering_order',
-    ]);
+    const cols = await tuples(
+      "SELECT column_name, kind, position, clustering_order FROM system_schema.columns WHERE keyspace_name = 'mv' AND table_name = 'by_v'",
+      ['column_name', 'kind', 'position', 'clustering_order'],
+    );
     expect(cols).toEqual(
       [
         ['c', 'clustering', 1, 'asc'],
@@ -93,36 +94,55 @@ describe('DDL', () => {
       [0, 9],
     ]);
 
-    await q('CREATE MATERIALIZED VIEW IF NOT EXISTS by_v AS SELECT * FROM base WHERE v IS NOT NULL PRIMARY KEY (v, k, c)');
+    await q(
+      'CREATE MATERIALIZED VIEW IF NOT EXISTS by_v AS SELECT * FROM base WHERE v IS NOT NULL PRIMARY KEY (v, k, c)',
+    );
     await expectInvalid(
-      q('CREATE MATERIALIZED VIEW bad AS SELECT * FROM base WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c)'),
+      q(
+        'CREATE MATERIALIZED VIEW bad AS SELECT * FROM base WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c)',
+      ),
       "Cannot include static column 's' in materialized view 'bad'",
     );
     await expectInvalid(
-      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c, v FROM base WHERE v IS NOT NULL AND k IS NOT NULL PRIMARY KEY (v, k)'),
+      q(
+        'CREATE MATERIALIZED VIEW bad AS SELECT k, c, v FROM base WHERE v IS NOT NULL AND k IS NOT NULL PRIMARY KEY (v, k)',
+      ),
       "Cannot create materialized view 'bad' without primary key columns c from base table 'base'",
     );
     await expectInvalid(
-      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c, v, w FROM base WHERE v IS NOT NULL AND w IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY ((v, w), k, c)'),
+      q(
+        'CREATE MATERIALIZED VIEW bad AS SELECT k, c, v, w FROM base WHERE v IS NOT NULL AND w IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY ((v, w), k, c)',
+      ),
       'Cannot include more than one non-primary key column in materialized view primary key (got v, w)',
     );
     await expectInvalid(
-      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c, v FROM base WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c)'),
+      q(
+        'CREATE MATERIALIZED VIEW bad AS SELECT k, c, v FROM base WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c)',
+      ),
       "Primary key columns v must be restricted with 'IS NOT NULL' or otherwise",
     );
     await expectInvalid(
-      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c, v, w FROM base WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL AND w = 1 PRIMARY KEY (v, k, c)'),
+      q(
+        'CREATE MATERIALIZED VIEW bad AS SELECT k, c, v, w FROM base WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL AND w = 1 PRIMARY KEY (v, k, c)',
+      ),
       "Non-primary key columns can only be restricted with 'IS NOT NULL' (got: w restricted illegally)",
     );
     await expectInvalid(
-      q('CREATE MATERIALIZED VIEW bad AS SELECT k, c FROM nope WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (k, c)'),
+      q(
+        'CREATE MATERIALIZED VIEW bad AS SELECT k, c FROM nope WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (k, c)',
+      ),
       "Base table 'nope' doesn't exist",
     );
     await expectInvalid(
-      q('CREATE MATERIALIZED VIEW base AS SELECT k, c FROM base WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (c, k)'),
+      q(
+        'CREATE MATERIALIZED VIEW base AS SELECT k, c FROM base WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (c, k)',
+      ),
       "Cannot create materialized view 'base' - a table with the same name already exists",
     );
-    await expectInvalid(q("INSERT INTO by_v (v, k, c) VALUES ('x', 1, 1)"), 'Cannot directly modify a materialized view');
+    await expectInvalid(
+      q("INSERT INTO by_v (v, k, c) VALUES ('x', 1, 1)"),
+      'Cannot directly modify a materialized view',
+    );
     await expectInvalid(q("DELETE FROM by_v WHERE v = 'x'"), 'Cannot directly modify a materialized view');
   });
 });
@@ -156,7 +176,9 @@ describe('maintenance', () => {
     expect(await tuples("SELECT k, c FROM by_v WHERE v = 'b2'", ['k', 'c'])).toEqual([[9, 1]]);
     // Many writes to the same rows in one event-loop turn (one group commit).
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) => q('UPDATE base SET v = ?, w = ? WHERE k = ? AND c = ?', [`r${i % 5}`, i, 3, i % 4])),
+      Array.from({ length: 40 }, (_, i) =>
+        q('UPDATE base SET v = ?, w = ? WHERE k = ? AND c = ?', [`r${i % 5}`, i, 3, i % 4]),
+      ),
     );
     await expectViewMatchesBase();
     await new Promise((r) => setTimeout(r, 2100));

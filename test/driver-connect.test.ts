@@ -60,6 +60,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
+    // the server died under the tests: show why
+    console.error(
+      `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
+    );
+  }
   await Promise.all(clients.map((c) => c.shutdown().catch(() => undefined)));
   await server?.stop();
 });

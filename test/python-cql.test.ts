@@ -53,6 +53,12 @@ describe.runIf(available)('CQL through the Python driver', () => {
   });
 
   afterAll(async () => {
+    if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
+      // the server died under the tests: show why
+      console.error(
+        `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
+      );
+    }
     await server?.stop();
   });
 

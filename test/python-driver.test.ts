@@ -50,6 +50,12 @@ describe.runIf(available)('Python driver', () => {
   });
 
   afterAll(async () => {
+    if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
+      // the server died under the tests: show why
+      console.error(
+        `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
+      );
+    }
     await server?.stop();
   });
 

@@ -57,6 +57,8 @@ export interface StressSettings {
   progress: boolean;
   graph?: { file: string; revision?: string; title?: string; append: boolean };
   errors: { ignore: boolean; retries: number };
+  /** cassandra-stress's unmeasured warm-up before legacy runs (off with no-warmup). */
+  warmup: boolean;
   ycsb?: YcsbSettings;
 }
 
@@ -133,6 +135,7 @@ function defaults(argv: string[], env: NodeJS.ProcessEnv): StressSettings {
     interval: 1,
     progress: true,
     errors: { ignore: false, retries: 9 },
+    warmup: true,
   };
 }
 
@@ -145,8 +148,12 @@ function commandOption(s: StressSettings, word: string, ycsb: YcsbSettings | und
   if (/^(n[<>]|err<)/i.test(word)) {
     throw new StressArgError(`${word}: uncertainty-based stopping is not supported; give n=N or duration=T`);
   }
-  // cassandra-stress's warm-up and truncation: accepted, not done (no warm-up; data is kept).
-  if (/^(no-warmup|truncate=\w+)$/i.test(word)) return;
+  if (/^no-warmup$/i.test(word)) {
+    s.warmup = false;
+    return;
+  }
+  // cassandra-stress's truncation: accepted, not done (data is kept).
+  if (/^truncate=\w+$/i.test(word)) return;
   const [key, value] = keyValue(word);
   if (value === undefined) throw new StressArgError(`unknown option for ${s.command}: ${word}`);
   switch (key) {
@@ -366,7 +373,7 @@ export function parseArgs(rawArgv: string[], env: NodeJS.ProcessEnv = {}): Stres
 export const USAGE = `Usage: pmemcql-stress <command> [options] [-group options...]
 
 Commands (cassandra-stress's legacy workloads on keyspace1.standard1, and YCSB's core workloads):
-  write  n=N | duration=T  [cl=LOCAL_ONE] [threads=8]        insert partitions (default -pop seq=1..N)
+  write  n=N | duration=T  [cl=LOCAL_ONE] [threads=8] [no-warmup]   insert partitions (default -pop seq=1..N)
   read   n=N | duration=T  [cl=…] [threads=…]                 read them back (-pop dist=GAUSSIAN(1..N))
   mixed  n=N | duration=T  ratio(write=1,read=1) [cl=…]       both, in that ratio
   ycsb   workload=a..f recordcount=N operationcount=N [distribution=zipfian|uniform|latest]

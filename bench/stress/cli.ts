@@ -17,8 +17,16 @@ import type { Workload } from './workload.js';
 import { YcsbLoad, YcsbRun, YcsbTable } from './ycsb-workload.js';
 
 function errorText(e: unknown): string {
-  if (e instanceof Error) return `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`;
-  return String(e);
+  if (!(e instanceof Error)) return String(e);
+  // NoHostAvailableError: one line per host tried instead of the driver's inspected objects.
+  const inner = (e as Error & { innerErrors?: Record<string, unknown> }).innerErrors;
+  if (inner && typeof inner === 'object' && Object.keys(inner).length > 0) {
+    const hosts = Object.entries(inner).map(
+      ([host, err]) => `${host}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    return `${e.name}: ${hosts.join('; ')}`;
+  }
+  return `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`;
 }
 
 function timestamp(d: Date): string {
@@ -200,6 +208,35 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         `Population: ${workload.population.spec}; columns: ${settings.columnCount} of ${settings.columnSize} bytes`,
       );
       phases.push({ workload, count: settings.n, durationMs: settings.duration });
+    }
+
+    if (settings.warmup && !settings.ycsb) {
+      // As cassandra-stress: a quarter of n (at most 50,000) unmeasured operations first, so JIT
+      // compilation and connection set-up do not land in the first intervals.
+      const count = Math.min(50_000, Math.ceil((settings.n ?? 200_000) * 0.25));
+      const warmup = new LegacyWorkload(settings, options);
+      try {
+        await warmup.setup(client);
+      } catch (e) {
+        process.stderr.write(`Could not set up ${warmup.name}: ${errorText(e)}\n`);
+        return 2;
+      }
+      print(`Warming up ${warmup.name} with ${count} iterations...`);
+      const runner = new Runner(warmup, {
+        count,
+        durationMs: settings.duration !== undefined ? settings.duration / 4 : undefined,
+        threads: settings.threads,
+        rateLimit: settings.rateLimit,
+        fixedRate: settings.fixedRate,
+        retries: settings.errors.retries,
+        ignoreErrors: true,
+        intervalSeconds: 3600,
+        progress: false,
+        print: () => {},
+      });
+      current.runner = runner;
+      await runner.run();
+      current.runner = undefined;
     }
 
     let result: PhaseResult | undefined;

@@ -151,6 +151,11 @@ export class AccessControl {
       this.creators.delete(resource.name);
       if (creator !== undefined && this.requireAuthorization && this.roles.exists(creator)) {
         this.background(this.roles.grant(applicablePermissions(resource), resource.name, creator));
+        if (c.target === 'KEYSPACE') {
+          // CreateKeyspaceStatement.grantPermissionsToCreator: the keyspace's functions too.
+          const functions = functionsInKeyspace(c.keyspace);
+          this.background(this.roles.grant(applicablePermissions(functions), functions.name, creator));
+        }
       }
     }
   }

@@ -6,17 +6,17 @@ import type { Statement } from '../parser/ast.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import { BatchStatement } from '../statements/batch-statement.js';
 import {
-  AlterKeyspaceStatement,
-  CreateKeyspaceStatement,
-  DropKeyspaceStatement,
-} from '../statements/keyspace-statements.js';
-import {
   CreateAggregateStatement,
   CreateFunctionStatement,
   DropAggregateStatement,
   DropFunctionStatement,
 } from '../statements/function-statements.js';
 import { CreateIndexStatement, DropIndexStatement } from '../statements/index-statements.js';
+import {
+  AlterKeyspaceStatement,
+  CreateKeyspaceStatement,
+  DropKeyspaceStatement,
+} from '../statements/keyspace-statements.js';
 import { ModificationStatement } from '../statements/modification-statement.js';
 import {
   GrantPermissionsStatement,
@@ -42,7 +42,7 @@ import {
 } from '../statements/table-statements.js';
 import { AlterTypeStatement, CreateTypeStatement, DropTypeStatement } from '../statements/type-statements.js';
 import { UseStatement } from '../statements/use-statement.js';
-import { CreateViewStatement, DropViewStatement } from '../statements/view-statements.js';
+import { AlterViewStatement, CreateViewStatement, DropViewStatement } from '../statements/view-statements.js';
 import type { CqlStatement } from './cql-statement.js';
 
 export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspace: string | undefined): CqlStatement {
@@ -92,6 +92,8 @@ export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspac
       return new DropIndexStatement(ast);
     case 'createView':
       return new CreateViewStatement(ast);
+    case 'alterView':
+      return new AlterViewStatement(ast);
     case 'dropView':
       return new DropViewStatement(ast);
     case 'describe':

@@ -1,11 +1,16 @@
-// CREATE / DROP MATERIALIZED VIEW with Cassandra 5.0's restrictions and messages (CreateViewStatement).
+// CREATE / ALTER / DROP MATERIALIZED VIEW with Cassandra 5.0's restrictions and messages (CreateViewStatement).
 // A view is a table of its own in storage, filled from the base table's existing rows before CREATE returns,
 // then maintained in the same transaction as every base write (cql/views/dependent-writes.ts).
 
 import { randomUUID } from 'node:crypto';
 import { AlreadyExists, InvalidRequest } from '../errors.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
-import type { CreateViewStatement as CreateAst, DropViewStatement as DropAst, Relation } from '../parser/ast.js';
+import type {
+  AlterViewStatement as AlterAst,
+  CreateViewStatement as CreateAst,
+  DropViewStatement as DropAst,
+  Relation,
+} from '../parser/ast.js';
 import type { ClientState, ColumnSpec, ResultMessage } from '../query-handler.js';
 import type { ColumnMetadata } from '../schema/column-metadata.js';
 import { orderColumns, type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
@@ -276,5 +281,35 @@ export class DropViewStatement extends ViewDdl {
     });
     await ctx.storage.dropTable(tableIdBytes(view.table));
     return result;
+  }
+}
+
+export class AlterViewStatement extends ViewDdl {
+  constructor(readonly ast: AlterAst) {
+    super();
+  }
+
+  async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
+    const ksName = resolveKeyspace(this.ast.view.keyspace, state.keyspace);
+    const name = this.ast.view.name;
+    const ks = ctx.catalog.keyspace(ksName);
+    const view = ks?.views?.get(name);
+    if (!ks || !view) {
+      if (this.ast.ifExists) return { kind: 'void' };
+      if (ks?.tables.has(name))
+        throw new InvalidRequest(`Cannot use ALTER MATERIALIZED VIEW on table ${ksName}.${name}`);
+      throw new InvalidRequest(`Materialized view '${ksName}.${name}' doesn't exist`);
+    }
+    const { options } = applyTableProperties(view.table.options, this.ast.properties, false);
+    if (options.default_time_to_live > 0) {
+      throw new InvalidRequest(
+        'Forbidden default_time_to_live detected for a materialized view. Data in a materialized view always expire at the same time than the corresponding data in the parent table. default_time_to_live must be set to zero, see CASSANDRA-12868 for more information',
+      );
+    }
+    const views = new Map(ks.views);
+    views.set(name, { ...view, table: { ...view.table, options } });
+    ctx.catalog.putKeyspace({ ...ks, views });
+    ctx.storage.table(tableIdBytes(view.table), options.gc_grace_seconds);
+    return publishSchemaChange(ctx, ksName, { change: 'UPDATED', target: 'TABLE', keyspace: ksName, name });
   }
 }

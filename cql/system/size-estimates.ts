@@ -23,8 +23,10 @@ export function sizeEstimateRows(
     for (const t of ks.tables.values()) {
       if (t.isVirtual) continue;
       const total = storage.table(tableIdBytes(t))?.estimatePartitions() ?? 0;
-      const perRange = BigInt(Math.ceil(total / ranges.length));
-      for (const [start, end] of ranges) {
+      const base = Math.floor(total / ranges.length);
+      const extra = total % ranges.length;
+      ranges.forEach(([start, end], i) => {
+        const perRange = BigInt(base + (i < extra ? 1 : 0));
         rows.push({
           keyspace_name: ks.name,
           table_name: t.name,
@@ -33,7 +35,7 @@ export function sizeEstimateRows(
           mean_partition_size: MEAN_PARTITION_SIZE,
           partitions_count: perRange,
         });
-      }
+      });
     }
   }
   return rows;

@@ -601,3 +601,37 @@ export function filterCompare(data: Data, op: CompareOp, constant: number | bigi
   if (s !== null) for (let w = 0; w < out.length; w++) out[w] = out[w]! & s[w]!;
   return out;
 }
+
+// ---- warm-up ------------------------------------------------------------------------------------
+// V8 compiles a long-running loop on the fly (on-stack replacement) during its first call. Code after the loop or
+// on a path not taken yet has no type feedback at that moment, and such OSR code bails out on reaching it — at
+// every later call too (measured: every segment of a scan). Running each loop once over a tiny input at load time
+// records feedback for every path, so the first real call compiles complete code.
+function primeKernels(): void {
+  const n = 96;
+  const f64 = new Float64Array(n).fill(1.5);
+  const i32 = new Int32Array(n).fill(3);
+  const i64 = new Int32Array(2 * n).fill(1);
+  const sel = new Int32Array([-1, 0, 0x55555555]);
+  const out: FloatSum = { sum: 0, compensation: 0, simple: 0, count: 0 };
+  for (let k = 0; k < 2; k++) {
+    kahanDense(f64, n);
+    foldLanes(out);
+    kahanSparse(f64, n, sel);
+    foldLanes(out);
+    maxFloatDense(f64, n);
+    minFloatDense(f64, n);
+    maxFloatSparse(f64, n, sel);
+    minFloatSparse(f64, n, sel);
+    sumNarrowDense(i32, n);
+    sumNarrowSparse(i32, n, sel);
+    sumInt64(i64, n, null);
+    sumInt64(i64, n, sel);
+    int64Extreme(i64, n, sel, true);
+    narrowExtreme(i32, n, sel, true);
+    narrowExtreme(i32, n, null, false);
+    const words = new Int32Array(3);
+    for (const op of ['=', '!=', '<', '<=', '>', '>='] as const) predicateWords(f64, n, op, 1, words);
+  }
+}
+primeKernels();

@@ -2,9 +2,8 @@
 // `null` means "every row" so the kernels can take their no-bitmap fast paths. A live-row selection is
 // NOT deleted AND (no `_expires` OR `_expires` > now); validity bitmaps and filters narrow it further.
 
-import type { Data } from 'apache-arrow';
-import type { DeletionVector } from './deletion-vector.js';
-import { popcount } from './deletion-vector.js';
+import { type Data, Int32, makeData } from 'apache-arrow';
+import { DeletionVector, popcount } from './deletion-vector.js';
 
 export type Selection = Int32Array | null;
 
@@ -98,3 +97,22 @@ export function withValues(data: Data, sel: Selection): Selection {
 export function countSelected(sel: Selection, rows: number): number {
   return sel === null ? rows : popcount(sel);
 }
+
+// Record type feedback for every path at load time (see the note at the end of column-kernels.ts).
+function primeSelections(): void {
+  const n = 96;
+  const dv = new DeletionVector(n);
+  dv.set(3);
+  const bitmap = new Uint8Array(12).fill(0xff);
+  bitmap[5] = 0x0f;
+  const expires = makeData({ type: new Int32(), length: n, nullCount: 4, nullBitmap: bitmap, data: new Int32Array(n) });
+  const full = makeData({ type: new Int32(), length: n, nullCount: 0, data: new Int32Array(n) });
+  for (let k = 0; k < 2; k++) {
+    liveRows(n, dv, expires, 0);
+    liveRows(n, dv, full, 0);
+    liveRows(n, null, null, 0);
+    liveRows(n, new DeletionVector(n), expires, 0);
+    intersect(allRows(n), validityWords(expires));
+  }
+}
+primeSelections();

@@ -9,7 +9,7 @@ export interface TwinSchema {
   /** The table's current columns (no static columns: such tables get no twin). */
   readonly columns: readonly TwinColumn[];
   /** Serialized whole value of a multi-cell column (what SELECT returns for it). */
-  complexToBytes(columnId: number, value: ComplexValue): Buffer;
+  complexToBytes(columnId: number, value: ComplexValue): Buffer | null;
 }
 
 /** undefined: the table is not known yet (ask again later); null: this table gets no twin. */

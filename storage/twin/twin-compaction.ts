@@ -1,0 +1,119 @@
+// Compaction of a table's twin (DESIGN §5): segments with many deleted rows, or many small segments, are folded
+// into a fresh segment by the ordinary flush. In bounded slices, the live rows of the victims move back to the
+// buffer (pointer removed, deletion-vector bit set, buffer entry added: one transaction per slice); once a victim
+// has no live row left, its bytes, record and deletion vector go (one more transaction); the next flush writes
+// the survivors as one segment. Every intermediate state is a consistent twin, so a crash anywhere is harmless.
+
+import { ROWS_PER_CHUNK } from '../arrow/deletion-vector.js';
+import type { LiveSegment, TableTwin } from './table-twin.js';
+import { BUFFER_CHANGED, chunkKey, decodePointer, hasPrefix, segmentKey } from './twin-keys.js';
+
+/** Victims: segments at least half deleted; or, when there are 4 or more small ones, every small one. */
+export function pickVictims(twin: TableTwin): LiveSegment[] {
+  const segs = twin.segments();
+  const victims = new Set<LiveSegment>();
+  for (const s of segs) {
+    const dv = s.deletions();
+    if (dv.count() * 2 >= s.record.rows) victims.add(s);
+  }
+  const small = segs.filter((s) => s.record.rows < twin.options.flushRows / 4);
+  if (small.length >= 4) for (const s of small) victims.add(s);
+  return [...victims];
+}
+
+export interface CompactionResult {
+  victims: number;
+  moved: number;
+  ms: number;
+}
+
+export class TwinCompaction {
+  done = false;
+  result: CompactionResult | undefined;
+  private cursor: Buffer | undefined;
+  private moved = 0;
+  private readonly byId: Map<number, LiveSegment>;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly twin: TableTwin,
+    readonly victims: readonly LiveSegment[],
+  ) {
+    this.byId = new Map(victims.map((v) => [v.id, v]));
+  }
+
+  /** Scans up to `limit` pointers; true when finished. */
+  step(limit: number): boolean {
+    if (this.done) return true;
+    const twin = this.twin;
+    if (twin.table.dropped || this.victims.some((v) => twin.segment(v.id) !== v)) {
+      // Truncated or dropped meanwhile: nothing left to do.
+      return this.finish();
+    }
+    const pool = twin.pool;
+    const h = twin.handles;
+    const res = pool.scan(h.pointers, { start: this.cursor, startInclusive: false, limit });
+    const batch = pool.batch();
+    const marks: { seg: LiveSegment; row: number }[] = [];
+    const chunks = new Map<string, { seg: LiveSegment; chunk: number; bytes: Buffer }>();
+    for (let i = 0; i < res.keys.length; i++) {
+      const { segment, row } = decodePointer(res.values[i]!);
+      const seg = this.byId.get(segment);
+      if (!seg) continue;
+      const key = res.keys[i]!;
+      batch.del(h.pointers, key);
+      batch.put(h.buffer, key, BUFFER_CHANGED);
+      marks.push({ seg, row });
+      const chunk = Math.floor(row / ROWS_PER_CHUNK);
+      const ck = `${segment}:${chunk}`;
+      let c = chunks.get(ck);
+      if (!c) {
+        const b = seg.deletions().chunk(chunk);
+        c = { seg, chunk, bytes: Buffer.from(b.buffer, b.byteOffset, b.length) };
+        chunks.set(ck, c);
+      }
+      const local = row - chunk * ROWS_PER_CHUNK;
+      c.bytes[local >>> 3]! |= 1 << (local & 7);
+    }
+    for (const c of chunks.values()) batch.put(h.deletions, chunkKey(c.seg.id, c.chunk), c.bytes);
+    if (batch.size > 0) {
+      pool.apply(batch);
+      for (const m of marks) m.seg.deletions().set(m.row);
+      this.moved += marks.length;
+    }
+    if (res.keys.length > 0) this.cursor = res.keys[res.keys.length - 1];
+    if (res.keys.length < limit) {
+      this.dropEmptyVictims();
+      return this.finish();
+    }
+    return false;
+  }
+
+  private dropEmptyVictims(): void {
+    const twin = this.twin;
+    const pool = twin.pool;
+    const h = twin.handles;
+    const batch = pool.batch();
+    const gone: number[] = [];
+    for (const v of this.victims) {
+      if (v.deletions().liveCount > 0) continue;
+      const id = segmentKey(v.id);
+      batch.del(h.segments, id);
+      batch.del(h.index, id);
+      const res = pool.scan(h.deletions, { start: id });
+      for (const k of res.keys) {
+        if (!hasPrefix(k, id)) break;
+        batch.del(h.deletions, k);
+      }
+      gone.push(v.id);
+    }
+    if (batch.size > 0) pool.apply(batch);
+    for (const id of gone) twin.removeSegment(id);
+  }
+
+  private finish(): boolean {
+    this.done = true;
+    this.result = { victims: this.victims.length, moved: this.moved, ms: performance.now() - this.started };
+    return true;
+  }
+}

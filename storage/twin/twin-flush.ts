@@ -1,0 +1,222 @@
+// Flushing a table's twin buffer into one Arrow segment (DESIGN §5). The buffer is read in bounded slices (one per
+// event-loop turn), each row from the committed row store; then ONE transaction writes the IPC segment, its index
+// record, a pointer per flushed row, and empties the flushed buffer entries. A row written while the flush was
+// reading stays in the buffer and its fresh copy in the new segment is born deleted, so the segment never shadows
+// a newer version. A crash leaves the old state (nothing of the flush is committed) or the new one.
+
+import { type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
+import { DeletionVector } from '../arrow/deletion-vector.js';
+import { buildSegment, type CellLookup, type TwinRow } from '../arrow/segment-builder.js';
+import { openSegment } from '../arrow/segment-reader.js';
+import { tokenOfMapKey } from '../table-layout.js';
+import { deserializePartitionKey } from '../partition-key.js';
+import { decodeRow } from '../row-codec.js';
+import { type ComplexValue, Projection } from '../row-projection.js';
+import type { FlushWatch, TableTwin } from './table-twin.js';
+import { NEXT_ID_KEY } from './table-twin.js';
+import {
+  BUFFER_CHANGED,
+  chunkKey,
+  encodePointer,
+  encodeSegmentRecord,
+  type SegmentRecord,
+  segmentKey,
+  splitTwinKey,
+} from './twin-keys.js';
+import { TwinRowSource } from './twin-row-source.js';
+import type { TwinSchema } from './twin-schema.js';
+
+export interface FlushResult {
+  /** Segment written (undefined: nothing to flush). */
+  segment: SegmentRecord | undefined;
+  /** Buffer entries removed (flushed rows, deletions, dead rows). */
+  removed: number;
+  /** Rows left in the buffer (written during the flush, or with cells expiring at different times). */
+  kept: number;
+  ms: number;
+}
+
+/** Why a buffered row is not in the segment. */
+type Fate = 'flush' | 'drop' | 'keep';
+
+class MapCells implements CellLookup {
+  readonly m = new Map<number, Uint8Array>();
+  get(id: number): Uint8Array | null | undefined {
+    return this.m.get(id);
+  }
+}
+
+export class TwinFlush implements FlushWatch {
+  readonly touched = new Set<string>();
+  cancelled = false;
+  done = false;
+  result: FlushResult | undefined;
+  private cursor: Buffer | undefined;
+  private readonly keys: Buffer[] = [];
+  private readonly fates: Fate[] = [];
+  /** For each TwinRow, the index of its key in `keys`. */
+  private readonly rowKeyIndex: number[] = [];
+  private readonly rows: TwinRow[] = [];
+  private readonly layout: TwinLayout;
+  private readonly projection: Projection;
+  private readonly source: TwinRowSource;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly twin: TableTwin,
+    private readonly schema: TwinSchema,
+  ) {
+    this.layout = twinLayout(schema.columns);
+    const regular = schema.columns.filter((c) => c.kind === 'regular');
+    this.projection = new Projection(
+      regular.map((c) => c.id),
+      true,
+    );
+    this.source = new TwinRowSource(twin.table);
+    twin.flushing = this;
+  }
+
+  /** Reads up to `limit` buffer rows; true when the flush is finished (committed, or cancelled). */
+  step(limit: number): boolean {
+    if (this.done) return true;
+    if (this.cancelled || this.twin.table.dropped) return this.finishCancelled();
+    const pool = this.twin.pool;
+    const res = pool.scan(this.twin.handles.buffer, { start: this.cursor, startInclusive: false, limit });
+    const now = Math.floor(Date.now() / 1000);
+    for (let i = 0; i < res.keys.length; i++) {
+      const key = res.keys[i]!;
+      this.keys.push(key);
+      const changed = res.values[i]![0] === BUFFER_CHANGED[0];
+      this.fates.push(changed ? this.readRow(key, now) : 'drop');
+    }
+    if (res.keys.length > 0) this.cursor = res.keys[res.keys.length - 1];
+    if (res.keys.length < limit) this.commit();
+    return this.done;
+  }
+
+  private finishCancelled(): boolean {
+    this.done = true;
+    if (this.twin.flushing === this) this.twin.flushing = undefined;
+    this.result = { segment: undefined, removed: 0, kept: 0, ms: performance.now() - this.started };
+    return true;
+  }
+
+  /** The row as a segment row, or why it is not one. */
+  private readRow(key: Buffer, now: number): Fate {
+    const { mapKey, rowKey } = splitTwinKey(key);
+    const ref = this.source.read(mapKey, rowKey);
+    if (!ref) return 'drop';
+    const rr = this.projection.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, now);
+    if (!rr) return 'drop';
+    // `_expires` must mean "the whole row is gone then": every live part expires at the same second, or none does.
+    let permanent = false;
+    let expiry = -1;
+    let mixed = false;
+    let writetime = Number.NEGATIVE_INFINITY;
+    const note = (ttl: number | null | undefined, ts: number | null | undefined) => {
+      if (ttl === null || ttl === undefined) permanent = true;
+      else {
+        const e = now + ttl;
+        if (expiry >= 0 && e !== expiry) mixed = true;
+        expiry = e;
+      }
+      if (ts !== null && ts !== undefined && ts > writetime) writetime = ts;
+    };
+    const stored = decodeRow(ref.buf, ref.offset);
+    const lv = stored.liveness;
+    const dts = Math.max(ref.shadowTs, stored.deletion ? stored.deletion.ts : Number.NEGATIVE_INFINITY);
+    if (lv && lv.ts > dts && (lv.ttl === 0 || now < lv.expiry)) note(lv.ttl === 0 ? null : lv.expiry - now, lv.ts);
+    const cells = new MapCells();
+    const ids = this.projection.columns;
+    for (let s = 0; s < ids.length; s++) {
+      const v = rr.values[s];
+      if (v === null || v === undefined) continue;
+      const id = ids[s]!;
+      if (Buffer.isBuffer(v)) {
+        note(rr.ttls?.[s], rr.writetimes?.[s]);
+        cells.m.set(id, v);
+      } else {
+        const cv = v as ComplexValue;
+        for (let j = 0; j < cv.values.length; j++) note(cv.ttls?.[j], cv.writetimes?.[j]);
+        const b = this.schema.complexToBytes(id, cv);
+        if (b) cells.m.set(id, b);
+      }
+    }
+    if (mixed || (permanent && expiry >= 0)) return 'keep';
+    const nPk = this.layout.partitionKey.length;
+    this.rowKeyIndex.push(this.keys.length - 1);
+    this.rows.push({
+      token: tokenOfMapKey(mapKey),
+      partitionKey: deserializePartitionKey(mapKey.subarray(8), nPk),
+      clustering: rr.clusteringValues,
+      clusteringKey: this.twin.table.clustered ? ref.clustering : undefined,
+      cells,
+      writetime: Number.isFinite(writetime) ? writetime : 0,
+      expires: expiry >= 0 ? expiry : null,
+    });
+    return 'flush';
+  }
+
+  /** One transaction: the segment, its record, the pointers; flushed / dead buffer entries leave the buffer. */
+  private commit(): void {
+    const twin = this.twin;
+    if (this.cancelled || twin.table.dropped) {
+      this.finishCancelled();
+      return;
+    }
+    const pool = twin.pool;
+    const h = twin.handles;
+    const batch = pool.batch();
+    let removed = 0;
+    let kept = 0;
+    let record: SegmentRecord | undefined;
+    let dv: DeletionVector | undefined;
+    let ipc: Uint8Array | undefined;
+    const isTouched = (i: number) => this.touched.has(this.keys[i]!.toString('latin1'));
+    if (this.rows.length > 0) {
+      const built = buildSegment(this.layout, this.rows);
+      ipc = built.ipc;
+      const id = twin.allocateSegmentId();
+      const n = this.rows.length;
+      const first = this.rows[built.order[0]!]!.token;
+      const last = this.rows[built.order[n - 1]!]!.token;
+      record = { id, rows: n, firstToken: first, lastToken: last, ts: Date.now(), size: ipc.length };
+      dv = new DeletionVector(n);
+      batch.put(h.segments, segmentKey(id), Buffer.from(ipc.buffer, ipc.byteOffset, ipc.length));
+      batch.put(h.index, segmentKey(id), encodeSegmentRecord(record));
+      const next = Buffer.allocUnsafe(4);
+      next.writeUInt32BE(id + 1, 0);
+      batch.put(h.index, NEXT_ID_KEY, next);
+      for (let i = 0; i < n; i++) {
+        const ki = this.rowKeyIndex[built.order[i]!]!;
+        // Written since it was read: the buffer keeps it, this copy is stale from birth.
+        if (isTouched(ki)) dv.set(i);
+        else batch.put(h.pointers, this.keys[ki]!, encodePointer(id, i));
+      }
+      for (const c of dv.takeDirtyChunks()) batch.put(h.deletions, chunkKey(id, c.index), Buffer.from(c.bytes));
+    }
+    for (let i = 0; i < this.keys.length; i++) {
+      if (this.fates[i] === 'keep' || isTouched(i)) {
+        kept++;
+        continue;
+      }
+      batch.del(h.buffer, this.keys[i]!);
+      removed++;
+    }
+    if (batch.size > 0) pool.apply(batch);
+    if (record && dv) twin.addSegment(record, dv, ipc && ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined);
+    twin.bufferBaseline = kept;
+    twin.bytesSinceFlush = 0;
+    this.done = true;
+    if (twin.flushing === this) twin.flushing = undefined;
+    this.result = { segment: record, removed, kept, ms: performance.now() - this.started };
+  }
+}
+
+/** Starts a flush of `twin` (undefined when the table has no twin schema or a flush is already running). */
+export function startFlush(twin: TableTwin): TwinFlush | undefined {
+  if (twin.flushing || twin.table.dropped) return undefined;
+  const schema = twin.currentSchema();
+  if (!schema) return undefined;
+  return new TwinFlush(twin, schema);
+}

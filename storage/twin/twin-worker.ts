@@ -1,0 +1,134 @@
+// Runs a table's twin flushes and compactions off the request path: one bounded slice per event-loop turn
+// (setImmediate), so requests interleave with the work; one job at a time per table. The admin entry points
+// (flushNow / compactNow) run the same steps to completion synchronously.
+
+import type { TableTwin } from './table-twin.js';
+import { type CompactionResult, pickVictims, TwinCompaction } from './twin-compaction.js';
+import { type FlushResult, startFlush, type TwinFlush } from './twin-flush.js';
+
+type Job = { kind: 'flush'; job: TwinFlush } | { kind: 'compact'; job: TwinCompaction };
+
+export class TwinWorker {
+  private current: Job | undefined;
+  private scheduled = false;
+  stopped = false;
+  /** Last results, for system_arrow and tests. */
+  lastFlush: FlushResult | undefined;
+  lastCompaction: CompactionResult | undefined;
+  errors = 0;
+
+  constructor(
+    private readonly twin: TableTwin,
+    private readonly onError: (e: unknown) => void = () => {},
+  ) {
+    twin.onThreshold = () => this.kick();
+  }
+
+  /** Background: start a flush if none runs. */
+  kick(): void {
+    if (this.stopped || !this.twin.options.autoFlush || this.current) return;
+    const f = startFlush(this.twin);
+    if (!f) return;
+    this.current = { kind: 'flush', job: f };
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.tick);
+  }
+
+  private readonly tick = (): void => {
+    this.scheduled = false;
+    const cur = this.current;
+    if (!cur || this.stopped) return;
+    let finished: boolean;
+    try {
+      finished = cur.job.step(this.twin.options.sliceRows);
+    } catch (e) {
+      this.errors++;
+      this.onError(e);
+      this.abandon(cur);
+      return;
+    }
+    if (!finished) {
+      this.schedule();
+      return;
+    }
+    this.finished(cur);
+    if (this.stopped || !this.twin.options.autoFlush) return;
+    // After a flush, see whether compaction is worth it; after a compaction, flush what it re-buffered.
+    if (cur.kind === 'flush') {
+      const victims = pickVictims(this.twin);
+      if (victims.length > 0) {
+        this.current = { kind: 'compact', job: new TwinCompaction(this.twin, victims) };
+        this.schedule();
+        return;
+      }
+      if (this.twin.overThreshold()) this.kick();
+    } else {
+      this.kick();
+    }
+  };
+
+  private finished(cur: Job): void {
+    this.current = undefined;
+    if (cur.kind === 'flush') this.lastFlush = cur.job.result;
+    else this.lastCompaction = cur.job.result;
+  }
+
+  private abandon(cur: Job): void {
+    this.current = undefined;
+    if (cur.kind === 'flush') {
+      cur.job.cancelled = true;
+      if (this.twin.flushing === cur.job) this.twin.flushing = undefined;
+    }
+  }
+
+  /** Runs whatever job is in progress to its end, synchronously. */
+  private drain(): void {
+    const cur = this.current;
+    if (!cur) return;
+    try {
+      while (!cur.job.step(this.twin.options.sliceRows)) {}
+    } catch (e) {
+      this.abandon(cur);
+      throw e;
+    }
+    this.finished(cur);
+  }
+
+  /** Admin: flush the whole buffer now (after any job in progress). */
+  flushNow(): FlushResult | undefined {
+    this.drain();
+    const f = startFlush(this.twin);
+    if (!f) return undefined;
+    this.current = { kind: 'flush', job: f };
+    this.drain();
+    return f.result;
+  }
+
+  /** Admin: compact (victims as pickVictims chooses; `all`: every segment), then flush the re-buffered rows. */
+  compactNow(all = false): { compaction: CompactionResult | undefined; flush: FlushResult | undefined } {
+    this.drain();
+    const victims = all ? this.twin.segments() : pickVictims(this.twin);
+    let compaction: CompactionResult | undefined;
+    if (victims.length > 0) {
+      const c = new TwinCompaction(this.twin, victims);
+      this.current = { kind: 'compact', job: c };
+      this.drain();
+      compaction = c.result;
+    }
+    return { compaction, flush: this.flushNow() };
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.current) this.abandon(this.current);
+  }
+}
