@@ -6,6 +6,7 @@ import { checkConsistency, consistencyName } from './execution/consistency-check
 import type { CqlStatement, ExecutionContext } from './execution/cql-statement.js';
 import { preparedStatementId, resultMetadataId } from './execution/prepared-ids.js';
 import { prepareStatement } from './execution/statement-preparer.js';
+import { storageErrorToCql } from './execution/storage-errors.js';
 import { parseStatement } from './parser/parser.js';
 import type {
   BatchRequest,
@@ -158,7 +159,13 @@ export class CqlQueryHandler implements QueryHandler {
     for (const it of items) if (it.statement.table) this.checkConsistency(it.statement, batch.consistency);
     // Authorization (issue 6): every statement of the batch.
     if (this.ctx.auth) for (const it of items) this.ctx.auth.authorize(it.statement, state, keyspace);
-    return executeBatch(this.ctx, batch.type, items, options, undefined);
+    return executeBatch(this.ctx, batch.type, items, options, undefined).catch((e: unknown) => {
+      throw storageErrorToCql(
+        e,
+        batch.consistency,
+        batch.type === 'LOGGED' ? 'BATCH' : batch.type === 'COUNTER' ? 'COUNTER' : 'UNLOGGED_BATCH',
+      );
+    });
   }
 
   private run(
@@ -179,7 +186,14 @@ export class CqlQueryHandler implements QueryHandler {
     // Authorization (issue 6): QUERY and EXECUTE of prepared statements.
     this.ctx.auth?.authorize(st, state, entry.keyspace);
     const result = st.execute(this.ctx, state, options);
-    if (result instanceof Promise) return result.then((r) => this.finishRows(r, entry, options, clientMetadataId));
+    if (result instanceof Promise) {
+      return result.then(
+        (r) => this.finishRows(r, entry, options, clientMetadataId),
+        (e: unknown) => {
+          throw storageErrorToCql(e, options.consistency, 'SIMPLE');
+        },
+      );
+    }
     return this.finishRows(result, entry, options, clientMetadataId);
   }
 

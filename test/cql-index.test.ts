@@ -249,7 +249,11 @@ describe('queries', () => {
     await q('CREATE TABLE comp (a int, b int, c int, v int, PRIMARY KEY ((a, b), c))');
     await q('CREATE INDEX ON comp (b)');
     await q('CREATE INDEX ON comp (c)');
-    for (let i = 0; i < 12; i++) await q('INSERT INTO comp (a, b, c, v) VALUES (?, ?, ?, ?)', [i, i % 3, i % 4, i]);
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        q('INSERT INTO comp (a, b, c, v) VALUES (?, ?, ?, ?)', [i, i % 3, i % 4, i]),
+      ),
+    );
     expect(sorted(await col<number>('SELECT v FROM comp WHERE b = 1', 'v'))).toEqual([1, 4, 7, 10]);
     expect(sorted(await col<number>('SELECT v FROM comp WHERE c = 2', 'v'))).toEqual([2, 6, 10]);
   });
@@ -265,11 +269,12 @@ describe('vectors', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed / 2 ** 31 - 0.5;
     };
-    for (let i = 0; i < 200; i++) {
-      const v = [rnd(), rnd(), rnd(), rnd()].map((x) => Math.fround(x));
-      vectors.push(v);
-      await q('INSERT INTO emb (id, v, plain) VALUES (?, ?, ?)', [i, new Float32Array(v), new Float32Array(v)]);
-    }
+    for (let i = 0; i < 200; i++) vectors.push([rnd(), rnd(), rnd(), rnd()].map((x) => Math.fround(x)));
+    await Promise.all(
+      vectors.map((v, i) =>
+        q('INSERT INTO emb (id, v, plain) VALUES (?, ?, ?)', [i, new Float32Array(v), new Float32Array(v)]),
+      ),
+    );
     const query = [0.3, -0.2, 0.5, 0.1].map((x) => Math.fround(x));
     const dot = (a: number[]) => a.reduce((s, x, i) => s + x * query[i]!, 0);
     const expected = vectors

@@ -185,6 +185,12 @@ describe('arguments', () => {
       fieldCount: 10,
       fieldLength: 100,
     });
+    // The command's options may also follow the groups.
+    expect(parseArgs(['write', '-col', 'n=3', '-port', '9', 'n=7', 'threads=3'])).toMatchObject({
+      n: 7,
+      threads: 3,
+      port: 9,
+    });
     // An unquoted ratio split by the shell at the comma still parses.
     expect(parseArgs(['mixed', 'ratio(write=2,', 'read=1)']).ratio).toEqual({ write: 2, read: 1 });
   });

@@ -358,7 +358,7 @@ export function parseArgs(rawArgv: string[], env: NodeJS.ProcessEnv = {}): Stres
     const words: string[] = [];
     for (i++; i < argv.length && !(argv[i]!.startsWith('-') && GROUPS.has(argv[i]!.toLowerCase())); i++) {
       // The command's own options are also taken after the groups (n=, threads=, ratio(...), ...).
-      if (COMMAND_WORD.test(argv[i]!)) commandOption(s, argv[i]!, ycsb);
+      if (group !== '-col' && COMMAND_WORD.test(argv[i]!)) commandOption(s, argv[i]!, ycsb);
       else words.push(argv[i]!);
     }
     groupOption(s, group, words);
