@@ -3,8 +3,9 @@
 // HTML report. Returns the process exit code: 0 done, 1 stopped by errors or bad arguments, 2 could
 // not connect or set up.
 
-import { appendFileSync, writeFileSync } from 'node:fs';
-import { cpus, hostname } from 'node:os';
+import { accessSync, appendFileSync, constants, writeFileSync } from 'node:fs';
+import { cpus, hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type cassandra from 'cassandra-driver';
 import { parseArgs, type StressSettings, USAGE } from './args.js';
 import { connect, consistencyOf } from './client.js';
@@ -15,6 +16,8 @@ import type { RunData, Summary } from './run-data.js';
 import { Runner, type RunOutcome } from './runner.js';
 import type { Workload } from './workload.js';
 import { YcsbLoad, YcsbRun, YcsbTable } from './ycsb-workload.js';
+
+const DEFAULT_CONTAINER_ARGS = 'write n=1000000 threads=32';
 
 function errorText(e: unknown): string {
   if (!(e instanceof Error)) return String(e);
@@ -121,10 +124,15 @@ function writeReports(settings: StressSettings, data: RunData, print: (line: str
   if (settings.logFile?.toLowerCase().endsWith('.html')) targets.push({ file: settings.logFile, append: false });
   if (settings.graph) targets.push({ file: settings.graph.file, append: true, title: settings.graph.title });
   if (targets.length === 0) {
-    targets.push({
-      file: `pmemcql-stress-${settings.command}-${timestamp(new Date(data.startedAt))}.html`,
-      append: false,
-    });
+    // The working directory, or the temporary one where it is not writable (a container's /app).
+    let dir = '.';
+    try {
+      accessSync(dir, constants.W_OK);
+    } catch {
+      dir = tmpdir();
+    }
+    const name = `pmemcql-stress-${settings.command}-${timestamp(new Date(data.startedAt))}.html`;
+    targets.push({ file: dir === '.' ? name : join(dir, name), append: false });
   }
   for (const t of targets) {
     try {
@@ -139,7 +147,13 @@ function writeReports(settings: StressSettings, data: RunData, print: (line: str
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let settings: StressSettings;
   try {
-    const args = argv.length === 0 && env.PMEMCQL_STRESS_ARGS ? env.PMEMCQL_STRESS_ARGS.split(/\s+/) : argv;
+    let args = argv;
+    if (argv.length === 0 && env.PMEMCQL_STRESS_ARGS) args = env.PMEMCQL_STRESS_ARGS.split(/\s+/);
+    else if (argv.length === 0 && env.PMEMCQL_STRESS_HOST) {
+      // The docker-compose `stress` service with nothing configured: a default run rather than the usage.
+      args = DEFAULT_CONTAINER_ARGS.split(' ');
+      process.stderr.write(`No arguments: running \`${DEFAULT_CONTAINER_ARGS}\` (set PMEMCQL_STRESS_ARGS to choose)\n`);
+    }
     settings = parseArgs(
       args.filter((a) => a.length > 0),
       env,

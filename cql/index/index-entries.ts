@@ -158,13 +158,15 @@ function entryRow(term: Buffer, token: bigint, key: Buffer, baseClustering: Buff
 
 /** The base row an entry points at. */
 export interface EntryTarget {
+  /** The entry's own clustering in the index partition. */
+  entry: Buffer;
   term: Buffer;
   key: Buffer;
   clustering: Buffer;
 }
 
-export function entryTarget(clusteringValues: readonly Buffer[]): EntryTarget {
-  return { term: clusteringValues[0]!, key: clusteringValues[1]!, clustering: clusteringValues[2]! };
+export function entryTarget(entry: Buffer, clusteringValues: readonly Buffer[]): EntryTarget {
+  return { entry, term: clusteringValues[0]!, key: clusteringValues[1]!, clustering: clusteringValues[2]! };
 }
 
 /** The index partition update holding `rows`. */

@@ -47,7 +47,7 @@ export function readThroughIndex(
       for (const e of entries) {
         if (want() <= 0) return last;
         last = e.clustering;
-        visit(entryTarget(e.clusteringValues));
+        visit(entryTarget(e.clustering, e.clusteringValues));
       }
       if (entries.length < CHUNK) break;
     }

@@ -4,6 +4,7 @@
 import type { PartitionUpdate } from '../../storage/mutation.js';
 import type { TableMutation } from '../../storage/storage-engine.js';
 import { InvalidRequest } from '../errors.js';
+import { checkBatchLimits } from '../execution/batch-limits.js';
 import { BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
 import { clearPendingCounters } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
@@ -61,9 +62,14 @@ export function executeBatch(
     if (entry) entry.updates.push(...updates);
     else byTable.set(key, { statement, updates, now });
   }
+  const warnings = checkBatchLimits(
+    type,
+    [...byTable.values()].map((e) => ({ table: e.statement.table, updates: e.updates })),
+    ctx.logger,
+  );
   if ([...byTable.values()].some((e) => dependentsOf(ctx, e.statement.table))) {
     const writes = [...byTable.values()].map((e) => ({ table: e.statement.table, updates: e.updates, now: e.now }));
-    return applyWithDependents(ctx, writes, (t) => storeOf(ctx, t)).then(() => ({ kind: 'void' }) as const);
+    return applyWithDependents(ctx, writes, (t) => storeOf(ctx, t)).then(() => ({ kind: 'void', warnings }) as const);
   }
   const mutations: TableMutation[] = [...byTable.values()].map((e) => ({
     table: storeOf(ctx, e.statement.table),
@@ -71,11 +77,11 @@ export function executeBatch(
     nowInSeconds: e.now,
   }));
   const done = ctx.storage.apply(mutations);
-  if (type !== 'COUNTER') return done.then(() => ({ kind: 'void' }) as const);
+  if (type !== 'COUNTER') return done.then(() => ({ kind: 'void', warnings }) as const);
   return done.then(
     () => {
       clearPendingCounters();
-      return { kind: 'void' } as const;
+      return { kind: 'void', warnings } as const;
     },
     (e: unknown) => {
       clearPendingCounters();

@@ -16,7 +16,9 @@ import { limitValue, prepareLimit } from '../execution/limit-term.js';
 import { decodePagingState, encodePagingState, type PagingState } from '../execution/paging-state.js';
 import { nowInSeconds } from '../execution/write-clock.js';
 import { IndexQuery } from '../index/index-query.js';
+import type { EntryTarget } from '../index/index-entries.js';
 import { readThroughIndex } from '../index/index-read.js';
+import { purgeStaleEntries } from '../index/stale-entries.js';
 import {
   ANN_MAX_LIMIT,
   decodeFloatVector,
@@ -249,10 +251,14 @@ export class UserTableRead {
     if (Number.isFinite(mergeLimit)) remaining = Number.POSITIVE_INFINITY;
 
     let rangeFilter: ((clustering: Buffer) => boolean) | undefined;
-    const accept = (pr: PartitionRead, row: ReadRow | undefined, entryTerm?: Buffer): boolean => {
+    const stale: EntryTarget[] = [];
+    const accept = (pr: PartitionRead, row: ReadRow | undefined, entry?: EntryTarget): boolean => {
       if (rangeFilter && (!row || !rangeFilter(row.clustering))) return false;
       const sel = this.selectedRow(pr, row);
-      if (entryTerm && !this.indexQuery.isCurrent(sel, entryTerm)) return false;
+      if (entry && !this.indexQuery.isCurrent(sel, entry.term)) {
+        if (stale[stale.length - 1] !== entry) stale.push(entry);
+        return false;
+      }
       for (const f of filters) if (!f(sel)) return false;
       out.push(sel);
       outClustering.push(row?.clustering ?? EMPTY);
@@ -278,9 +284,10 @@ export class UserTableRead {
           withMetadata: this.projection.withMetadata,
         });
         if (!pr) return;
-        if (isStatic && pr.rows.length === 0 && pr.staticRow) accept(pr, undefined, target.term);
-        for (const row of pr.rows) accept(pr, row, target.term);
+        if (isStatic && pr.rows.length === 0 && pr.staticRow) accept(pr, undefined, target);
+        for (const row of pr.rows) accept(pr, row, target);
       });
+      if (stale.length > 0) purgeStaleEntries(ctx, this.indexQuery, store, stale, now);
       if (stop) next = { ...this.blankState(), clustering: stop };
     } else if (this.where.hasPartitionKey) {
       const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));

@@ -43,20 +43,30 @@ function grow<T extends Uint8Array | Int32Array>(a: T, need: number): T {
   return b;
 }
 
-/** Validity bits of an encoder (bit set = value present), LSB first as Arrow wants. */
+/** Validity bits of an encoder (bit set = value present), LSB first as Arrow wants. Starts all-valid, so a
+ * present value costs nothing; a null clears its bit. */
 class Validity {
   bits = new Uint8Array(0);
   nullCount = 0;
 
   set(i: number, valid: boolean): void {
-    if ((i & 7) === 0) this.bits = grow(this.bits, (i >>> 3) + 1);
-    if (valid) this.bits[i >>> 3]! |= 1 << (i & 7);
-    else this.nullCount++;
+    if (i >>> 3 >= this.bits.length) {
+      const old = this.bits;
+      this.bits = new Uint8Array(Math.max(16, old.length * 2, (i >>> 3) + 1)).fill(0xff);
+      this.bits.set(old);
+    }
+    if (!valid) {
+      this.bits[i >>> 3]! &= ~(1 << (i & 7));
+      this.nullCount++;
+    }
   }
 
-  /** The bitmap, or null when nothing is null (Arrow's "all valid"). */
+  /** The bitmap, or null when nothing is null (Arrow's "all valid"); bits past `length` cleared. */
   bitmap(length: number): Uint8Array | null {
-    return this.nullCount === 0 ? null : this.bits.subarray(0, (length + 7) >>> 3);
+    if (this.nullCount === 0) return null;
+    const out = this.bits.subarray(0, (length + 7) >>> 3);
+    if (length & 7) out[out.length - 1]! &= (1 << (length & 7)) - 1;
+    return out;
   }
 }
 
