@@ -26,6 +26,7 @@ export interface ServerConfig {
   native_transport_max_frame_size: number;
   native_transport_max_requests_per_connection: number;
   native_transport_max_concurrent_connections: number;
+  native_transport_max_concurrent_connections_per_ip: number;
   log_level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
   /** Prometheus endpoint port (/metrics, /ready); -1 disables it. */
   metrics_port: number;
@@ -131,6 +132,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   native_transport_max_frame_size: 16 * 1024 * 1024,
   native_transport_max_requests_per_connection: 2048,
   native_transport_max_concurrent_connections: -1,
+  native_transport_max_concurrent_connections_per_ip: -1,
   log_level: 'info',
   metrics_port: 9180,
   disk_sync: 'ranges',
@@ -249,6 +251,14 @@ const SETTERS: Record<keyof ServerConfig, Setter> = {
       v,
       1,
       32768,
+    );
+  },
+  native_transport_max_concurrent_connections_per_ip: (c, v) => {
+    c.native_transport_max_concurrent_connections_per_ip = parseInteger(
+      'native_transport_max_concurrent_connections_per_ip',
+      v,
+      -1,
+      1_000_000,
     );
   },
   native_transport_max_concurrent_connections: (c, v) => {

@@ -197,6 +197,10 @@ async function main(): Promise<void> {
         config.native_transport_max_concurrent_connections < 0
           ? undefined
           : config.native_transport_max_concurrent_connections,
+      maxConnectionsPerIp:
+        config.native_transport_max_concurrent_connections_per_ip < 0
+          ? undefined
+          : config.native_transport_max_concurrent_connections_per_ip,
     },
   });
   await server.listen();

@@ -16,6 +16,8 @@ export interface NativeServerLimits {
   maxInFlightPerConnection?: number;
   /** Further connections are closed at once (Cassandra: native_transport_max_concurrent_connections). */
   maxConnections?: number;
+  /** Further connections from one client address are closed at once (..._per_ip in Cassandra). */
+  maxConnectionsPerIp?: number;
 }
 
 export interface NativeServerOptions {
@@ -44,6 +46,7 @@ export class NativeServer {
   private readonly maxFrameBytes: number;
   private readonly maxInFlight: number;
   private readonly maxConnections: number;
+  private readonly maxConnectionsPerIp: number;
   private readonly server: Server;
   private readonly tls: TlsAcceptor | undefined;
   private readonly live = new Set<Connection>();
@@ -61,6 +64,7 @@ export class NativeServer {
     this.maxFrameBytes = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     this.maxInFlight = limits.maxInFlightPerConnection ?? DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION;
     this.maxConnections = limits.maxConnections ?? Number.POSITIVE_INFINITY;
+    this.maxConnectionsPerIp = limits.maxConnectionsPerIp ?? Number.POSITIVE_INFINITY;
     this.tls =
       options.tls &&
       new TlsAcceptor(
@@ -133,6 +137,19 @@ export class NativeServer {
         socket.on('error', () => {});
         socket.destroy();
         return;
+      }
+      if (Number.isFinite(this.maxConnectionsPerIp)) {
+        let fromIp = 0;
+        for (const c of this.live) if (c.remoteAddress === socket.remoteAddress) fromIp++;
+        if (fromIp >= this.maxConnectionsPerIp) {
+          this.log.warn(
+            { limit: this.maxConnectionsPerIp, remote: socket.remoteAddress },
+            'Exceeded maximum native connection limit per IP; closing the new connection',
+          );
+          socket.on('error', () => {});
+          socket.destroy();
+          return;
+        }
       }
       if (this.tls !== undefined) {
         // TLS (issue 6): the first byte tells a TLS handshake from a CQL frame (optional: both on one port).
