@@ -140,6 +140,21 @@ function best(runs: number, f: () => unknown): { ms: number; value: unknown } {
   return { ms, value };
 }
 
+/**
+ * Rounds over all the queries, keeping each one's best time: on a shared machine a burst of load then spoils one
+ * round of a query, not all its runs.
+ */
+function measure(queries: Record<string, () => unknown>, rounds = 4): Record<string, { ms: number; value: unknown }> {
+  const out: Record<string, { ms: number; value: unknown }> = {};
+  for (let r = 0; r < rounds; r++) {
+    for (const [name, f] of Object.entries(queries)) {
+      const b = best(2, f);
+      if (!out[name] || b.ms < out[name].ms) out[name] = b;
+    }
+  }
+  return out;
+}
+
 async function bestAsync(runs: number, f: () => Promise<unknown>): Promise<{ ms: number; value: unknown }> {
   let ms = Number.POSITIVE_INFINITY;
   let value: unknown;
@@ -231,31 +246,45 @@ async function main(): Promise<void> {
   // ---- bare JS loop over one contiguous Float64Array (the issue's reference) ----
   const flat = new Float64Array(ROWS);
   for (let i = 0; i < ROWS; i++) flat[i] = xOf(i);
-  const bare = best(5, () => {
+  const bareSum = () => {
     let s = 0;
     for (let i = 0; i < flat.length; i++) s += flat[i]!;
     return s;
-  });
+  };
 
   // ---- kernels ----
-  const kSum = best(5, () => sumX(segs));
-  const kCount = best(5, () => countAll(segs));
-  const kMax = best(5, () => maxXWhereY(segs));
-  const kSumI = best(5, () => sumI(segs));
-  // The two halves of the filtered max.
   const sels = segs.map((s) => filterCompare(s.cols.column(2)!, '>', Y_THRESHOLD, s.live));
-  const kFilter = best(5, () => segs.map((s) => filterCompare(s.cols.column(2)!, '>', Y_THRESHOLD, s.live)));
-  const kMaxSel = best(5, () => segs.map((s, k) => maxOf(s.cols.column(1)!, sels[k]!)));
-  const kMaxAll = best(5, () => segs.map((s) => maxOf(s.cols.column(1)!, s.live)));
   // 1% of rows deleted: the word-at-a-time path.
   const deleted: Seg[] = segs.map((s) => {
     const dv = new DeletionVector(s.rows);
     for (let i = 0; i < s.rows; i += 100) dv.set(i);
     return { ...s, live: liveRows(s.rows, dv, s.cols.expires, NOW) };
   });
-  const kSumDel = best(5, () => sumX(deleted));
-  const kCountDel = best(5, () => countAll(deleted));
-  const kMaxDel = best(5, () => maxXWhereY(deleted));
+  const m = measure({
+    bare: bareSum,
+    sum: () => sumX(segs),
+    count: () => countAll(segs),
+    max: () => maxXWhereY(segs),
+    sumI: () => sumI(segs),
+    // the two halves of the filtered max
+    filter: () => segs.map((s) => filterCompare(s.cols.column(2)!, '>', Y_THRESHOLD, s.live)),
+    maxSel: () => segs.map((s, k) => maxOf(s.cols.column(1)!, sels[k]!)),
+    maxAll: () => segs.map((s) => maxOf(s.cols.column(1)!, s.live)),
+    sumDel: () => sumX(deleted),
+    countDel: () => countAll(deleted),
+    maxDel: () => maxXWhereY(deleted),
+  });
+  const bare = m.bare!;
+  const kSum = m.sum!;
+  const kCount = m.count!;
+  const kMax = m.max!;
+  const kSumI = m.sumI!;
+  const kFilter = m.filter!;
+  const kMaxSel = m.maxSel!;
+  const kMaxAll = m.maxAll!;
+  const kSumDel = m.sumDel!;
+  const kCountDel = m.countDel!;
+  const kMaxDel = m.maxDel!;
 
   // ---- DuckDB, single thread, same data ----
   const duck: Record<string, { ms: number; value: unknown }> = {};
@@ -312,7 +341,7 @@ async function main(): Promise<void> {
   }
   console.log(`${'bare JS loop sum, 1 Float64Array'.padEnd(32)} ${fmt(bare.ms).padStart(10)}`);
   console.log(
-    `\nbest of 5 after a warm-up run; ratios < 1 mean the kernels are faster. Targets: sum <= 15 ms, filtered max <= 45 ms.`,
+    `\nbest of 8 (4 rounds over all queries) after warm-up runs; duckdb: best of 5; ratios < 1 mean the kernels are faster. Targets: sum <= 15 ms, filtered max <= 45 ms.`,
   );
 }
 

@@ -5,17 +5,20 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command } from 'commander';
 import { AccessControl } from '../cql/auth/access-control.js';
+import { catalogTwinSchemaSource } from '../cql/columnar/twin-schema-source.js';
 import { CqlQueryHandler } from '../cql/cql-query-handler.js';
 import type { ExecutionContext } from '../cql/execution/cql-statement.js';
 import { SchemaStore } from '../cql/execution/schema-store.js';
 import { SchemaCatalog } from '../cql/schema/schema-catalog.js';
 import { evenTokens, type NodeInfo, RELEASE_VERSION } from '../cql/system/node-info.js';
+import { registerArrowSystemTables } from '../cql/system/arrow-system-tables.js';
 import { sizeEstimateRows } from '../cql/system/size-estimates.js';
 import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
 import { SystemRows } from '../cql/system/system-rows.js';
 import type { RowObject } from '../cql/system/virtual-table.js';
 import { TraceStore } from '../cql/tracing/trace-store.js';
 import { StorageEngine } from '../storage/storage-engine.js';
+import { twinOptionsFromEnv } from '../storage/twin/twin-options-env.js';
 import { PasswordAuthenticator } from './auth/password-authenticator.js';
 import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
 import { createLogger } from './logger.js';
@@ -94,13 +97,15 @@ async function main(): Promise<void> {
   // The addon reads the disk sync policy when it loads (before the first pool opens).
   if (config.disk_sync === 'commit') process.env.PMEMCQL_DISK_SYNC = 'commit';
   const openStart = performance.now();
-  const storage = StorageEngine.open({ path, size: config.pool_size });
+  const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptionsFromEnv(process.env) });
   const openMs = performance.now() - openStart;
 
   const catalog = new SchemaCatalog();
   for (const ks of buildSystemKeyspaces()) catalog.putKeyspace(ks, true);
   const schemaStore = new SchemaStore(storage, catalog);
   const userKeyspaces = schemaStore.load();
+  // Arrow twins (DESIGN §5) learn their tables' columns from the catalog; PMEMCQL_TWINS=off keeps none.
+  if (process.env.PMEMCQL_TWINS !== 'off') storage.setTwinSchemaSource(catalogTwinSchemaSource(catalog));
   const node: NodeInfo = {
     hostId: await schemaStore.hostId(),
     clusterName: config.cluster_name,
@@ -148,6 +153,8 @@ async function main(): Promise<void> {
   });
   await auth.setup();
   auth.registerSystemTables(systemRows);
+  registerArrowSystemTables(systemRows, catalog, storage);
+  storage.onTwinError = (table, e) => logger.error({ table: table.toString('hex'), err: e }, 'arrow twin flush failed');
   const traces = new TraceStore(node.rpcAddress, 7000);
   systemRows.register('system_traces', 'sessions', () => traces.sessionRows());
   systemRows.register('system_traces', 'events', () => traces.eventRows());

@@ -942,17 +942,13 @@ describe('prepared statements and types', () => {
     expect(row.nested).toEqual({ k: [1, 2] });
   });
 
-  // FAILS: a bound frozen<set> is stored as sent: ['y', 'x', 'y'] reads back ['y', 'x', 'y']; Cassandra
-  // re-serialises bound frozen sets and maps sorted by element and without duplicates (so they also compare equal)
-  it.skip('a bound frozen set / map is normalised (sorted, deduplicated)', async () => {
+  it('a bound frozen set / map is normalised (sorted, deduplicated)', async () => {
     await q(
       'INSERT INTO typ.all_types (k, fst, fma) VALUES (12, ?, ?)',
       [
         ['y', 'x', 'y'],
-        new Map([
-          [2, 'b'],
-          [1, 'a'],
-        ]),
+        // The driver encodes maps from plain objects (a JS Map would be sent empty).
+        { 2: 'b', 1: 'a' },
       ],
       {
         prepare: true,
@@ -1426,9 +1422,7 @@ describe('user-defined types', () => {
     });
   });
 
-  // FAILS: a non-frozen UDT read back omits its trailing null fields: {street: 'Q'} instead of
-  // {street: 'Q', zip: null, tags: null} (Cassandra serialises every field of the type, null ones as length -1)
-  it.skip('a non-frozen UDT with unset fields reads back with every field, nulls included', async () => {
+  it('a non-frozen UDT with unset fields reads back with every field, nulls included', async () => {
     await q("INSERT INTO udt.people (k, cur) VALUES (4, {street: 'Q'})");
     expect((await rows('SELECT cur FROM udt.people WHERE k = 4'))[0].cur).toEqual({
       street: 'Q',

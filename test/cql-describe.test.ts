@@ -179,6 +179,7 @@ const SHAPES_OUTPUT =
 /** Every keyspace Cassandra 5.0 (and we) have besides the user ones, in DESCRIBE order. */
 const SYSTEM_KEYSPACES = [
   'system',
+  'system_arrow',
   'system_auth',
   'system_distributed',
   'system_schema',

@@ -140,6 +140,13 @@ describe('DDL', () => {
       'row_id',
     );
     expect(ids).toEqual(['a']);
+    await q("INSERT INTO vs (row_id, metadata_s, vector) VALUES ('c', {'src': 'web', 'lang': 'en'}, [0, 0, 1])");
+    const both = await col<string>(
+      "SELECT row_id FROM vs WHERE metadata_s['src'] = ? AND metadata_s['lang'] = ? ORDER BY vector ANN OF [0, 0, 1] LIMIT ?",
+      'row_id',
+      ['web', 'en', 5],
+    );
+    expect(both).toEqual(['c']);
   });
 });
 
@@ -206,6 +213,13 @@ describe('queries', () => {
     expect(sorted(await col<number>("SELECT seq FROM people WHERE tags CONTAINS 't2'", 'seq'))).toEqual([8, 11, 14]);
     await new Promise((r) => setTimeout(r, 2100));
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq'))).toEqual([13]);
+    // A value changed away and back: the stale entry a query deleted must not hide the new one.
+    await q("UPDATE people SET name = 'x1' WHERE id = 3 AND seq = 13");
+    expect(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq')).toEqual([]);
+    expect(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq')).toEqual([]);
+    await q("UPDATE people SET name = 'n1' WHERE id = 3 AND seq = 13");
+    expect(await col<number>("SELECT seq FROM people WHERE name = 'x1'", 'seq')).toEqual([]);
+    expect(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq')).toEqual([13]);
   });
 
   it('pages through an index, honours LIMIT and builds over existing rows', async () => {
@@ -284,6 +298,18 @@ describe('vectors', () => {
       .map((x) => x.id);
     const ids = await col<number>('SELECT id FROM emb ORDER BY v ANN OF ? LIMIT 10', 'id', [new Float32Array(query)]);
     expect(ids).toEqual(expected);
+    // Scores as CassIO asks for them: similarity_<function>(column, ?).
+    const scored = (
+      await q('SELECT id, similarity_dot_product(v, ?) AS score FROM emb ORDER BY v ANN OF ? LIMIT 3', [
+        new Float32Array(query),
+        new Float32Array(query),
+      ])
+    ).rows;
+    expect(scored.map((r) => r.id)).toEqual(expected.slice(0, 3));
+    for (const r of scored) expect(r.score).toBeCloseTo((1 + dot(vectors[r.id as number]!)) / 2, 5);
+    const cos = (await q('SELECT similarity_cosine(v, [1, 0, 0, 0]) AS c FROM emb WHERE id = 0')).rows[0]!.c as number;
+    const v0 = vectors[0]!;
+    expect(cos).toBeCloseTo((1 + v0[0]! / Math.hypot(...v0)) / 2, 5);
     await expectInvalid(
       q('SELECT id FROM emb ORDER BY plain ANN OF [1, 1, 1, 1] LIMIT 3'),
       'ANN ordering by vector requires the column to be indexed',

@@ -46,6 +46,12 @@ async function expectViewMatchesBase(): Promise<void> {
   expect(await tuples('SELECT k, c, v, w FROM by_v', ['k', 'c', 'v', 'w'])).toEqual(expected);
 }
 
+async function expectHighCMatchesBase(): Promise<void> {
+  const base = await tuples('SELECT k, c, w FROM base', ['k', 'c', 'w']);
+  const expected = base.filter((r) => (r[1] as number) >= 5 && [0, 1, 3].includes(r[0] as number));
+  expect(await tuples('SELECT k, c, w FROM high_c', ['k', 'c', 'w'])).toEqual(expected);
+}
+
 beforeAll(async () => {
   server = await startServer({ keepData: true });
   const admin = new cassandra.Client({
@@ -186,6 +192,26 @@ describe('maintenance', () => {
     await expectViewMatchesBase();
   });
 
+  it('applies WHERE restrictions on base key columns', async () => {
+    await q(
+      'CREATE MATERIALIZED VIEW high_c AS SELECT k, c, w FROM base WHERE k IS NOT NULL AND c >= 5 AND k IN (0, 1, 3) PRIMARY KEY (c, k)',
+    );
+    const where = (
+      await q("SELECT where_clause FROM system_schema.views WHERE keyspace_name = 'mv' AND view_name = 'high_c'")
+    ).rows[0]!.where_clause;
+    expect(where).toBe('k IS NOT NULL AND c >= 5 AND k IN (0, 1, 3)');
+    await q('INSERT INTO base (k, c, w) VALUES (1, 60, 60)');
+    await q('INSERT INTO base (k, c, w) VALUES (2, 61, 61)');
+    await q('INSERT INTO base (k, c, w) VALUES (3, 4, 4)');
+    await expectHighCMatchesBase();
+    await expectInvalid(
+      q(
+        'CREATE MATERIALIZED VIEW bad AS SELECT k, c FROM base WHERE k IS NOT NULL AND c IS NOT NULL AND c > now() PRIMARY KEY (c, k)',
+      ),
+      'Only IS NOT NULL, =, IN and comparisons with literals are supported',
+    );
+  });
+
   it('keeps the view after a restart and drops it', async () => {
     await client.shutdown();
     await server.stop();
@@ -193,12 +219,16 @@ describe('maintenance', () => {
     client = await connect();
     await expectViewMatchesBase();
     await q("INSERT INTO base (k, c, v, w) VALUES (11, 1, 'after', 1)");
+    await q('UPDATE base SET w = 7 WHERE k = 1 AND c = 60');
     await expectViewMatchesBase();
+    await expectHighCMatchesBase();
     await q('DROP MATERIALIZED VIEW by_v');
     await expectInvalid(q('SELECT * FROM by_v'), 'by_v');
     await q('DROP MATERIALIZED VIEW IF EXISTS by_v');
     await expectInvalid(q('DROP MATERIALIZED VIEW by_v'), "Materialized view 'mv.by_v' doesn't exist");
-    expect((await q("SELECT * FROM system_schema.views WHERE keyspace_name = 'mv'")).rows).toEqual([]);
+    expect(
+      (await q("SELECT view_name FROM system_schema.views WHERE keyspace_name = 'mv'")).rows.map((r) => r.view_name),
+    ).toEqual(['high_c']);
     await q("INSERT INTO base (k, c, v, w) VALUES (12, 1, 'x', 1)");
   });
 });

@@ -148,6 +148,15 @@ describe.runIf(available)('CQL through the Python driver', () => {
     });
   }
 
+  it('a traced request (cqlsh TRACING ON) returns a session whose trace can be read', () => {
+    const r = ok('tracing');
+    expect(r.trace_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-/);
+    expect(r.request_type).toBe('Execute CQL3 query');
+    expect(r.coordinator).toBe('127.0.0.1');
+    expect(r.has_duration).toBe(true);
+    expect(r.events as number).toBeGreaterThan(0);
+  });
+
   it('a logged batch of prepared and simple statements applies all of them', () => {
     const r = ok('batch');
     expect(r.rows).toEqual([

@@ -204,6 +204,27 @@ describe('pmemcql-stress', () => {
     expect(data.runs[2]!.opTypes).toEqual(['READ', 'UPDATE']);
   });
 
+  it('duration= with -rate limit= stops on time at the rate asked, and -log file=*.txt keeps the output', async () => {
+    const log = join(outDir, 'run.txt');
+    const run = await stress(
+      'write',
+      'duration=2s',
+      '-rate',
+      'threads=4',
+      'limit=200/s',
+      '-log',
+      `file=${log}`,
+      'interval=500ms',
+    );
+    const s = expectHealthy(run);
+    expect(s.opRate).toBeGreaterThan(120);
+    expect(s.opRate).toBeLessThan(230);
+    expect(s.time).toMatch(/^00:00:0[23]$/);
+    expect(run.stdout).toMatch(/^Running WRITE with 4 threads for 2 seconds at 200 op\/s$/m);
+    expect(run.stdout.match(/^total,/gm)!.length).toBeGreaterThanOrEqual(3);
+    expect(readFileSync(log, 'utf8')).toBe(run.stdout);
+  });
+
   it('rejects bad arguments with the usage text and exit code 1', async () => {
     const run = await stress('write', 'n=lots');
     expect(run.code).toBe(1);

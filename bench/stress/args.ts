@@ -35,6 +35,8 @@ export interface StressSettings {
   consistency: string;
   ratio: { write: number; read: number };
   threads: number;
+  /** cassandra-stress's -rate auto: runs at growing thread counts until the op rate stops improving. */
+  autoThreads?: { min: number; max: number };
   /** Operations per second across all threads. */
   rateLimit?: number;
   /** With a fixed rate, latency counts from each operation's scheduled start (coordinated omission). */
@@ -240,14 +242,20 @@ function groupOption(s: StressSettings, group: string, words: string[]): void {
         else if (key === 'jmx') break;
         else throw new StressArgError(`-port: unknown option ${word}`);
         break;
-      case '-rate':
-        if (key === 'threads') s.threads = positive('threads', value ?? '');
+      case '-rate': {
+        const bound = /^threads(>=|<=)(\d+)$/i.exec(word);
+        if (bound) {
+          s.autoThreads ??= { min: 4, max: 1000 };
+          s.autoThreads[bound[1] === '>=' ? 'min' : 'max'] = positive('threads', bound[2]!);
+        } else if (word.toLowerCase() === 'auto') s.autoThreads ??= { min: 4, max: 1000 };
+        else if (key === 'threads') s.threads = positive('threads', value ?? '');
         else if (key === 'limit' || key === 'throttle') s.rateLimit = parseRate(value ?? '');
         else if (key === 'fixed') {
           s.rateLimit = parseRate(value ?? '');
           s.fixedRate = true;
-        } else throw new StressArgError(`-rate: unknown option ${word} (threads=N, limit=N/s, fixed=N/s)`);
+        } else throw new StressArgError(`-rate: unknown option ${word} (threads=N, limit=N/s, fixed=N/s, auto)`);
         break;
+      }
       case '-mode':
         if (value === undefined) {
           const w = word.toLowerCase();
@@ -367,6 +375,10 @@ export function parseArgs(rawArgv: string[], env: NodeJS.ProcessEnv = {}): Stres
   if (!s.keyspace || !/^\w+$/.test(s.keyspace)) throw new StressArgError(`bad keyspace name: ${s.keyspace}`);
   if (s.n === undefined && s.duration === undefined && !ycsb) s.n = 1_000_000;
   if (ycsb && s.n !== undefined) ycsb.operationCount = s.n;
+  if (s.autoThreads) {
+    if (ycsb) throw new StressArgError('-rate auto is for write, read and mixed');
+    if (s.autoThreads.min > s.autoThreads.max) throw new StressArgError('-rate: threads>= is above threads<=');
+  }
   return s;
 }
 
@@ -385,6 +397,7 @@ Groups:
   -node HOST[,HOST] [datacenter=datacenter1]   contact points (default 127.0.0.1, or $PMEMCQL_STRESS_HOST)
   -port N | native=N                           CQL port (default 9042, or $PMEMCQL_STRESS_PORT)
   -rate threads=N [limit=N/s | fixed=N/s]      concurrent requests and an optional op rate cap
+  -rate auto [threads>=4] [threads<=1000]      repeat the run at growing thread counts until op/s stops improving
   -mode [prepared|simple] [user=U password=P] [connectionsPerHost=N]
   -col n=5 size=FIXED(34)                      columns per row and bytes per value
   -pop seq=1..N | dist=UNIFORM(1..N)|GAUSSIAN(1..N,5)|EXP(1..N)   which partitions are touched

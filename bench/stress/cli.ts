@@ -8,6 +8,7 @@ import { cpus, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type cassandra from 'cassandra-driver';
 import { parseArgs, type StressSettings, USAGE } from './args.js';
+import { AutoThreads } from './auto-threads.js';
 import { connect, consistencyOf } from './client.js';
 import { StressArgError } from './distribution.js';
 import { writeReport } from './html-report.js';
@@ -61,6 +62,11 @@ interface Phase {
   workload: Workload;
   count?: number;
   durationMs?: number;
+  threads: number;
+  /** Whether the run goes into the HTML report (YCSB's load phase does not, unless alone). */
+  report: boolean;
+  /** Added to the revision name (-rate auto: "16 threads"). */
+  label?: string;
 }
 
 async function runPhase(
@@ -69,17 +75,17 @@ async function runPhase(
   print: (line: string) => void,
   current: { runner?: Runner },
 ): Promise<PhaseResult> {
-  const { workload, count, durationMs } = phase;
+  const { workload, count, durationMs, threads } = phase;
   const bound =
     count !== undefined
       ? `for ${count} iteration${durationMs !== undefined ? ` or ${durationMs / 1000} seconds` : ''}`
       : `for ${durationMs! / 1000} seconds`;
   const rate = settings.rateLimit ? ` at ${settings.rateLimit} op/s${settings.fixedRate ? ' (fixed)' : ''}` : '';
-  print(`Running ${workload.name} with ${settings.threads} threads ${bound}${rate}`);
+  print(`Running ${workload.name} with ${threads} threads ${bound}${rate}`);
   const runner = new Runner(workload, {
     count,
     durationMs,
-    threads: settings.threads,
+    threads,
     rateLimit: settings.rateLimit,
     fixedRate: settings.fixedRate,
     retries: settings.errors.retries,
@@ -100,7 +106,8 @@ async function runPhase(
   return { outcome, summaries };
 }
 
-function runData(settings: StressSettings, workload: Workload, result: PhaseResult, revision: string): RunData {
+function runData(settings: StressSettings, phase: Phase, result: PhaseResult, revision: string): RunData {
+  const workload = phase.workload;
   const { outcome, summaries } = result;
   const seconds = outcome.seconds;
   return {
@@ -110,7 +117,7 @@ function runData(settings: StressSettings, workload: Workload, result: PhaseResu
     workload: workload.name,
     startedAt: outcome.startedAt.toISOString(),
     durationSeconds: Math.round(seconds * 1000) / 1000,
-    threads: settings.threads,
+    threads: phase.threads,
     nodes: settings.nodes.map((n) => `${n}:${settings.port}`),
     client: { hostname: hostname(), node: process.version, cpus: cpus().length },
     opTypes: [...workload.opTypes],
@@ -119,7 +126,7 @@ function runData(settings: StressSettings, workload: Workload, result: PhaseResu
   };
 }
 
-function writeReports(settings: StressSettings, data: RunData, print: (line: string) => void): void {
+function writeReports(settings: StressSettings, runs: RunData[], print: (line: string) => void): void {
   const targets: { file: string; append: boolean; title?: string }[] = [];
   if (settings.logFile?.toLowerCase().endsWith('.html')) targets.push({ file: settings.logFile, append: false });
   if (settings.graph) targets.push({ file: settings.graph.file, append: true, title: settings.graph.title });
@@ -131,20 +138,38 @@ function writeReports(settings: StressSettings, data: RunData, print: (line: str
     } catch {
       dir = tmpdir();
     }
-    const name = `pmemcql-stress-${settings.command}-${timestamp(new Date(data.startedAt))}.html`;
+    const name = `pmemcql-stress-${settings.command}-${timestamp(new Date(runs[0]!.startedAt))}.html`;
     targets.push({ file: dir === '.' ? name : join(dir, name), append: false });
   }
   for (const t of targets) {
     try {
-      const runs = writeReport(t.file, data, t.append, t.title);
-      print(`Report: ${t.file} (${runs} run${runs === 1 ? '' : 's'})`);
+      let total = 0;
+      runs.forEach((run, i) => {
+        total = writeReport(t.file, run, t.append || i > 0, t.title);
+      });
+      print(`Report: ${t.file} (${total} run${total === 1 ? '' : 's'})`);
     } catch (e) {
       process.stderr.write(`Could not write the report ${t.file}: ${errorText(e)}\n`);
     }
   }
 }
 
-export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export interface StressResult {
+  /** The process exit code (see the top of this file). */
+  code: number;
+  /** The measured run (YCSB: its transaction phase, or the load when only that ran), as in the report. */
+  run?: RunData;
+}
+
+export interface StressOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Where output lines go (default: stdout, and the -log text file when given). */
+  print?: (line: string) => void;
+}
+
+/** Runs one pmemcql-stress command line in this process (the benchmark suite uses this). */
+export async function runStress(argv: string[], opts: StressOptions = {}): Promise<StressResult> {
+  const env = opts.env ?? process.env;
   let settings: StressSettings;
   try {
     let args = argv;
@@ -162,16 +187,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   } catch (e) {
     if (!(e instanceof StressArgError)) throw e;
     process.stderr.write(`${e.message}\n\n${USAGE}`);
-    return 1;
+    return { code: 1 };
   }
   if (settings.command === 'help') {
     process.stdout.write(USAGE);
-    return argv.length === 0 ? 1 : 0;
+    return { code: argv.length === 0 ? 1 : 0 };
   }
   const out = new Output(
     settings.logFile && !settings.logFile.toLowerCase().endsWith('.html') ? settings.logFile : undefined,
   );
-  const print = out.print;
+  const print = opts.print ?? out.print;
   const options = { prepare: settings.prepared, consistency: consistencyOf(settings.consistency) };
 
   let client: cassandra.Client;
@@ -179,7 +204,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     client = await connect(settings);
   } catch (e) {
     process.stderr.write(`Could not connect to ${settings.nodes.join(',')}:${settings.port}: ${errorText(e)}\n`);
-    return 2;
+    return { code: 2 };
   }
   const current: { runner?: Runner } = {};
   const onSignal = () => {
@@ -204,13 +229,16 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     );
 
     const phases: Phase[] = [];
-    let reported: Workload;
+    const threads = settings.autoThreads?.min ?? settings.threads;
     if (settings.ycsb) {
       const y = settings.ycsb;
       const table = new YcsbTable(settings, y, options);
-      if (y.phase !== 'run') phases.push({ workload: new YcsbLoad(table), count: y.recordCount });
+      if (y.phase !== 'run') {
+        phases.push({ workload: new YcsbLoad(table), count: y.recordCount, threads, report: y.phase === 'load' });
+      }
       if (y.phase !== 'load') {
-        phases.push({ workload: new YcsbRun(table), count: y.operationCount, durationMs: settings.duration });
+        const run = new YcsbRun(table);
+        phases.push({ workload: run, count: y.operationCount, durationMs: settings.duration, threads, report: true });
       }
       print(
         `YCSB workload ${y.workload.toUpperCase()}: ${y.recordCount} records of ${y.fieldCount} fields × ${y.fieldLength} bytes ` +
@@ -221,7 +249,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       print(
         `Population: ${workload.population.spec}; columns: ${settings.columnCount} of ${settings.columnSize} bytes`,
       );
-      phases.push({ workload, count: settings.n, durationMs: settings.duration });
+      phases.push({ workload, count: settings.n, durationMs: settings.duration, threads, report: true });
     }
 
     if (settings.warmup && !settings.ycsb) {
@@ -233,13 +261,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         await warmup.setup(client);
       } catch (e) {
         process.stderr.write(`Could not set up ${warmup.name}: ${errorText(e)}\n`);
-        return 2;
+        return { code: 2 };
       }
       print(`Warming up ${warmup.name} with ${count} iterations...`);
       const runner = new Runner(warmup, {
         count,
         durationMs: settings.duration !== undefined ? settings.duration / 4 : undefined,
-        threads: settings.threads,
+        threads,
         rateLimit: settings.rateLimit,
         fixedRate: settings.fixedRate,
         retries: settings.errors.retries,
@@ -253,19 +281,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       current.runner = undefined;
     }
 
-    let result: PhaseResult | undefined;
     let failed = false;
-    for (const phase of phases) {
+    let interrupted = false;
+    let setupFailed = false;
+    const runs: RunData[] = [];
+    const execute = async (phase: Phase): Promise<PhaseResult | undefined> => {
       try {
         await phase.workload.setup(client);
       } catch (e) {
         process.stderr.write(`Could not set up ${phase.workload.name}: ${errorText(e)}\n`);
-        return 2;
+        setupFailed = true;
+        return undefined;
       }
-      reported = phase.workload;
-      result = await runPhase(settings, phase, print, current);
+      const result = await runPhase(settings, phase, print, current);
       const outcome = result.outcome;
-      if (settings.ycsb && phase.workload instanceof YcsbRun) {
+      if (phase.workload instanceof YcsbRun) {
         outcome.reporter.ycsbMeasurements(
           outcome.collector.cumulative,
           outcome.collector.cumulativeTotal(),
@@ -277,20 +307,49 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
           `Operation failed after ${settings.errors.retries} retries: ${errorText(outcome.failure)}\n`,
         );
         failed = true;
-        break;
       }
-      if (outcome.interrupted) break;
+      if (outcome.interrupted) interrupted = true;
+      if (phase.report) {
+        const base =
+          settings.graph?.revision ?? `${phase.workload.name.toLowerCase()} ${outcome.startedAt.toISOString()}`;
+        runs.push(runData(settings, phase, result, phase.label ? `${base} ${phase.label}` : base));
+      }
+      return result;
+    };
+
+    if (settings.autoThreads) {
+      const auto = new AutoThreads(settings.autoThreads.min, settings.autoThreads.max);
+      let next: number | undefined = auto.first();
+      while (next !== undefined) {
+        const t = next;
+        print(`Running with ${t} threadCount`);
+        const workload = t === threads ? phases[0]!.workload : new LegacyWorkload(settings, options);
+        const phase = { ...phases[0]!, workload, threads: t, label: `${t} threads` };
+        const result = await execute(phase);
+        if (!result || failed || interrupted) break;
+        next = auto.record(t, result.summaries.total!);
+        const improvement = auto.improvement();
+        if (improvement) print(improvement);
+      }
+      print('');
+      auto.table(print);
+    } else {
+      for (const phase of phases) {
+        await execute(phase);
+        if (setupFailed || failed || interrupted) break;
+      }
     }
-    if (result) {
-      const started = result.outcome.startedAt.toISOString();
-      const revision = settings.graph?.revision ?? `${reported!.name.toLowerCase()} ${started}`;
-      writeReports(settings, runData(settings, reported!, result, revision), print);
-    }
+    if (setupFailed) return { code: 2 };
+    if (runs.length > 0) writeReports(settings, runs, print);
     print('END');
-    return failed ? 1 : result?.outcome.interrupted ? 130 : 0;
+    return { code: failed ? 1 : interrupted ? 130 : 0, run: runs[runs.length - 1] };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await client.shutdown().catch(() => {});
   }
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return (await runStress(argv, { env })).code;
 }

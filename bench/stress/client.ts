@@ -3,6 +3,7 @@
 // plain-text credentials, the consistency level and prepared statements.
 
 import { lookup } from 'node:dns/promises';
+import { isIPv6 } from 'node:net';
 import cassandra from 'cassandra-driver';
 import type { StressSettings } from './args.js';
 import { StressArgError } from './distribution.js';
@@ -18,14 +19,21 @@ export function consistencyOf(name: string): number {
   return value;
 }
 
+/** A host without the brackets of an IPv6 literal: the driver takes "::1", not "[::1]", without a port. */
+function bare(node: string): string {
+  return node.replace(/^\[(.*)\]$/, '$1');
+}
+
 /** host:port for each contact point and every address its name resolves to. */
 async function allowedAddresses(nodes: string[], port: number): Promise<string[]> {
   const out = new Set<string>();
+  // The driver names hosts "ip:port", IPv6 ones "[ip]:port".
+  const endpoint = (address: string) => (isIPv6(address) ? `[${address}]:${port}` : `${address}:${port}`);
   for (const node of nodes) {
-    const host = node.replace(/^\[(.*)\]$/, '$1');
-    out.add(`${host}:${port}`);
+    const host = bare(node);
+    out.add(endpoint(host));
     try {
-      for (const a of await lookup(host, { all: true })) out.add(`${a.address}:${port}`);
+      for (const a of await lookup(host, { all: true })) out.add(endpoint(a.address));
     } catch {
       // Unresolvable: connect() will say so.
     }
@@ -37,7 +45,7 @@ export async function connect(settings: StressSettings): Promise<cassandra.Clien
   const { policies, auth } = cassandra;
   const allowed = await allowedAddresses(settings.nodes, settings.port);
   const options: cassandra.ClientOptions = {
-    contactPoints: settings.nodes.map((n) => (n.includes(':') && !n.startsWith('[') ? `[${n}]` : n)),
+    contactPoints: settings.nodes.map(bare),
     protocolOptions: { port: settings.port },
     localDataCenter: settings.localDataCenter,
     policies: {

@@ -53,7 +53,8 @@ h1 { font-size: 20px; margin: 0 0 4px; } .sub { color: #666; margin-bottom: 16px
 .card h2 { font-size: 14px; margin: 4px 0 8px; } .card canvas { width: 100% !important; height: 280px !important; }
 table { border-collapse: collapse; margin-top: 16px; font-size: 13px; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: right; white-space: nowrap; }
-th { background: #f5f5f5; } td.l, th.l { text-align: left; } code { font-size: 12px; }
+th { background: #f5f5f5; } td.l, th.l { text-align: left; }
+.table { overflow-x: auto; }
 `;
 
 // Runs in the page: reads the embedded JSON and draws the charts with Chart.js.
@@ -153,12 +154,12 @@ export function renderReport(data: ReportData): string {
 <label><input type="checkbox" id="log"> logarithmic latency axis</label>
 </div>
 <div class="grid" id="charts"></div>
-<table>
+<div class="table"><table>
 <thead><tr><th class="l">revision</th><th class="l">workload</th><th>op/s</th><th>pk/s</th><th>row/s</th><th>mean ms</th>
 <th>median ms</th><th>95th ms</th><th>99th ms</th><th>99.9th ms</th><th>max ms</th><th>ops</th><th>errors</th>
 <th>seconds</th><th>threads</th><th class="l">started</th><th class="l">command</th></tr></thead>
 <tbody id="summary-rows"></tbody>
-</table>
+</table></div>
 <script id="${DATA_ID}" type="application/json">${jsonForScript(data)}</script>
 <script>${chartLibrary()}</script>
 <script>${SCRIPT}</script>

@@ -148,7 +148,7 @@ export function bufferRows(
   nowInSeconds: number,
   bounds: TokenBounds,
   pkCount: number,
-  visit: (r: BufferRow) => boolean | undefined,
+  visit: (r: BufferRow) => boolean | undefined | void,
   resume?: { token: bigint; key: Buffer },
 ): void {
   const source = new TwinRowSource(twin.table);

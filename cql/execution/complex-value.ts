@@ -32,8 +32,8 @@ export function complexToBytes(type: CqlType, v: ComplexValue): Buffer | null {
     case 'udt': {
       // Paths are 2-byte field indices.
       const fields: (Buffer | null)[] = type.fields.map(() => null);
+      // Every field of the type is serialized, null ones included, as Cassandra reads non-frozen UDTs.
       for (let i = 0; i < v.paths.length; i++) fields[v.paths[i]!.readUInt16BE(0)] = v.values[i]!;
-      while (fields.length > 0 && fields[fields.length - 1] === null) fields.pop();
       return buildTuple(fields);
     }
     default:

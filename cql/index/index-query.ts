@@ -102,8 +102,9 @@ export class IndexQuery {
         continue;
       }
       if (target === 'entries') {
-        const e = this.elementFilters.find((f) => f.columnIndex === terms.columnIndex);
-        if (e) this.candidates.push({ terms, kind: 'eq', predicates: [], element: e });
+        // Each m[k] = v is served (SAI ANDs them; the first drives the read).
+        for (const e of this.elementFilters.filter((f) => f.columnIndex === terms.columnIndex))
+          this.candidates.push({ terms, kind: 'eq', predicates: [], element: e });
       }
     }
     // EQ first (fewest entries), legacy before SAI only as a tie-break.

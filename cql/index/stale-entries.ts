@@ -29,7 +29,8 @@ export function purgeStaleEntries(
   const projection = new Projection([col.id], true);
   const rows = [];
   for (const e of stale) {
-    const bound = e.clustering.length > 0 && col.kind === 'regular' ? { prefix: e.clustering, inclusive: true } : undefined;
+    const bound =
+      e.clustering.length > 0 && col.kind === 'regular' ? { prefix: e.clustering, inclusive: true } : undefined;
     const pr = base.readPartition(e.key, murmur3Token(e.key), {
       columns: projection,
       nowInSeconds: now,

@@ -9,6 +9,20 @@ export type SimilarityFunction = 'COSINE' | 'DOT_PRODUCT' | 'EUCLIDEAN';
 
 export const SIMILARITY_FUNCTIONS: readonly SimilarityFunction[] = ['COSINE', 'DOT_PRODUCT', 'EUCLIDEAN'];
 
+/** `similarity_cosine` / `similarity_dot_product` / `similarity_euclidean`. */
+export function similarityFunctionOf(name: string): SimilarityFunction | undefined {
+  switch (name) {
+    case 'similarity_cosine':
+      return 'COSINE';
+    case 'similarity_dot_product':
+      return 'DOT_PRODUCT';
+    case 'similarity_euclidean':
+      return 'EUCLIDEAN';
+    default:
+      return undefined;
+  }
+}
+
 /** Cassandra's limit on ANN queries (SelectStatement.TOPK_LIMIT). */
 export const ANN_MAX_LIMIT = 1000;
 

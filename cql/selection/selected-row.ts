@@ -1,8 +1,12 @@
 // One row as the selection sees it: values by column index of the table (TableMetadata.columns),
 // plus cell timestamps/TTLs when writetime()/ttl() are selected.
 
+import type { BoundValue } from '../query-handler.js';
+
 export interface SelectedRow {
   readonly values: readonly (Buffer | null)[];
+  /** The statement's bound values, for bind markers in selectors (`similarity_cosine(v, ?)`). */
+  readonly params?: readonly BoundValue[];
   /** Microsecond write timestamp of a simple cell, or null (by column index). */
   writetime?(columnIndex: number): number | null;
   /** Remaining TTL seconds of a cell, or null when it does not expire. */

@@ -4,14 +4,20 @@
 import { murmur3Token } from '../../storage/murmur3-token.js';
 import { serializePartitionKey } from '../../storage/partition-key.js';
 import { InvalidRequest } from '../errors.js';
-import { toLiteral } from '../execution/bound-term.js';
+import { type BindSpecs, prepareTerm, toLiteral } from '../execution/bound-term.js';
 import { numericAggregator } from '../functions/aggregate-functions.js';
 import { castFunction } from '../functions/cast-function.js';
 import { callFunction, functionOverloads } from '../functions/native-functions.js';
 import { callUserFunction, startAggregate } from '../functions/user-function-call.js';
 import type { UserAggregateMetadata, UserFunctionMetadata } from '../functions/user-function-metadata.js';
+import {
+  decodeFloatVector,
+  type SimilarityFunction,
+  similarity,
+  similarityFunctionOf,
+} from '../index/vector-search.js';
 import type { Selectable, Selector, Term } from '../parser/ast.js';
-import type { ColumnSpec } from '../query-handler.js';
+import { type ColumnSpec, UNSET } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import { type CqlType, native } from '../types/cql-type.js';
 import { literalToBytes } from '../types/literal-parser.js';
@@ -221,6 +227,8 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     case 'function': {
       const name = s.name.toLowerCase();
       if (name === 'token') return compileToken(table, s.args);
+      const sim = similarityFunctionOf(name);
+      if (sim) return compileSimilarity(scope, sim, name, s.args);
       if (
         (name === 'count' || name === 'min' || name === 'max' || name === 'sum' || name === 'avg') &&
         s.args.length === 1
@@ -381,6 +389,70 @@ export interface UserFunctionResolver {
 export interface SelectionScope {
   table: TableMetadata;
   functions?: UserFunctionResolver | undefined;
+  /** Bind markers in selectors (`similarity_cosine(v, ?)`); absent: markers are not allowed. */
+  specs?: BindSpecs | undefined;
+}
+
+/** A selectable that is a constant or a bind marker, as a Term (undefined when it reads columns). */
+function selectableTerm(s: Selectable): Term | undefined {
+  if (s.kind === 'term') return s.term;
+  if (s.kind === 'list' || s.kind === 'set' || s.kind === 'tuple') {
+    const elements = s.elements.map(selectableTerm);
+    if (elements.some((e) => e === undefined)) return undefined;
+    return { kind: s.kind, elements: elements as Term[], pos: s.pos };
+  }
+  return undefined;
+}
+
+/** similarity_cosine / _euclidean / _dot_product(vector, vector): float (cql/index/vector-search.ts). */
+function compileSimilarity(
+  scope: SelectionScope,
+  f: SimilarityFunction,
+  name: string,
+  args: readonly Selectable[],
+): Compiled {
+  if (args.length !== 2)
+    throw new InvalidRequest(
+      `Invalid number of arguments in call to function system.${name}: 2 required but ${args.length} provided`,
+    );
+  const columnArgs = args.map((a) => (selectableTerm(a) ? undefined : compileSelectable(scope, a)));
+  const vectorType = columnArgs.find((c) => c?.type.kind === 'vector')?.type;
+  if (!vectorType) throw new InvalidRequest(`Function system.${name} requires a float vector argument`);
+  const compiled = args.map((a, i) => {
+    const c = columnArgs[i];
+    if (c) {
+      if (c.type.kind !== 'vector') throw new InvalidRequest(`Function system.${name} requires float vector arguments`);
+      return c;
+    }
+    if (!scope.specs) throw new InvalidRequest(`Unsupported selector ${defaultName(a)}`);
+    const receiver = {
+      keyspace: scope.table.keyspace,
+      table: scope.table.name,
+      name: `${name}_arg${i}`,
+      type: vectorType,
+    };
+    const term = prepareTerm(selectableTerm(a)!, receiver, scope.specs);
+    return {
+      type: vectorType,
+      columns: [],
+      value: (row: SelectedRow) => {
+        const v = term.value(row.params ?? []);
+        return v === UNSET ? null : v;
+      },
+    };
+  });
+  return {
+    type: native('float'),
+    columns: compiled.flatMap((c) => c.columns),
+    value: (row) => {
+      const a = compiled[0]!.value!(row);
+      const b = compiled[1]!.value!(row);
+      if (a === null || b === null) return null;
+      const out = Buffer.allocUnsafe(4);
+      out.writeFloatBE(similarity(f, decodeFloatVector(vectorType, a), decodeFloatVector(vectorType, b)));
+      return out;
+    },
+  };
 }
 
 function compileUserFunction(
@@ -434,8 +506,9 @@ export class Selection {
     readonly table: TableMetadata,
     selectors: readonly Selector[],
     functions?: UserFunctionResolver,
+    specs?: BindSpecs,
   ) {
-    const scope: SelectionScope = { table, functions };
+    const scope: SelectionScope = { table, functions, specs };
     this.isWildcard = selectors.length === 0;
     if (this.isWildcard) {
       this.selectors = table.columns.map((c, i) => ({

@@ -31,8 +31,10 @@ export class SelectStatement implements CqlStatement {
     readonly ast: SelectAst,
     readonly table: TableMetadata,
     readonly selection: Selection,
+    /** Shared with the selection when it holds bind markers (`similarity_cosine(v, ?)`). */
+    bindSpecs?: BindSpecs,
   ) {
-    const specs = new BindSpecs(ast.bindMarkers.length);
+    const specs = bindSpecs ?? new BindSpecs(ast.bindMarkers.length);
     if (table.isVirtual) {
       for (const r of ast.where) this.predicates.push(preparePredicate(table, r, specs));
       this.partitionKeyIndices = [];
@@ -51,10 +53,12 @@ export class SelectStatement implements CqlStatement {
     // A materialized view reads like a table: its own table metadata and storage.
     const view = catalog.keyspace(ast.table.keyspace ?? keyspace ?? '')?.views?.get(ast.table.name);
     const table = view ? view.table : lookupTable(catalog, ast.table, keyspace);
+    const specs = new BindSpecs(ast.bindMarkers.length);
     return new SelectStatement(
       ast,
       table,
-      new Selection(table, ast.selectors, userFunctionResolver(catalog, table.keyspace)),
+      new Selection(table, ast.selectors, userFunctionResolver(catalog, table.keyspace), specs),
+      specs,
     );
   }
 

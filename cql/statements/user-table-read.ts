@@ -8,6 +8,7 @@ import { deserializePartitionKey } from '../../storage/partition-key.js';
 import type { ComplexValue, ReadRow } from '../../storage/row-projection.js';
 import { Projection } from '../../storage/row-projection.js';
 import type { PagingPosition, PartitionRead } from '../../storage/table-reader.js';
+import { tryColumnar } from '../columnar/columnar-read.js';
 import { InvalidRequest } from '../errors.js';
 import { type BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
 import { complexToBytes } from '../execution/complex-value.js';
@@ -15,8 +16,8 @@ import type { ExecutionContext } from '../execution/cql-statement.js';
 import { limitValue, prepareLimit } from '../execution/limit-term.js';
 import { decodePagingState, encodePagingState, type PagingState } from '../execution/paging-state.js';
 import { nowInSeconds } from '../execution/write-clock.js';
-import { IndexQuery } from '../index/index-query.js';
 import type { EntryTarget } from '../index/index-entries.js';
+import { IndexQuery } from '../index/index-query.js';
 import { readThroughIndex } from '../index/index-read.js';
 import { purgeStaleEntries } from '../index/stale-entries.js';
 import {
@@ -28,7 +29,7 @@ import {
   topK,
 } from '../index/vector-search.js';
 import type { SelectStatement as SelectAst } from '../parser/ast.js';
-import { type ColumnSpec, type QueryOptions, type ResultMessage, UNSET } from '../query-handler.js';
+import { type BoundValue, type ColumnSpec, type QueryOptions, type ResultMessage, UNSET } from '../query-handler.js';
 import { type ClusteringRange, KeyRestrictions } from '../restrictions/key-restrictions.js';
 import { bindPredicate } from '../restrictions/row-filter.js';
 import { isSai } from '../schema/index-metadata.js';
@@ -213,6 +214,9 @@ export class UserTableRead {
   }
 
   execute(ctx: ExecutionContext, options: QueryOptions, limit: number): ResultMessage {
+    // Arrow twin (cql/columnar/): scans and aggregates it answers run there; undefined = the row path below.
+    const columnar = tryColumnar(this, this.where, this.groupBy, ctx, options, limit);
+    if (columnar) return columnar;
     const values = options.values;
     const now = options.nowInSeconds ?? nowInSeconds();
     const perPartition = limitValue(this.perPartitionLimit, values, 'per partition limit');
@@ -254,7 +258,7 @@ export class UserTableRead {
     const stale: EntryTarget[] = [];
     const accept = (pr: PartitionRead, row: ReadRow | undefined, entry?: EntryTarget): boolean => {
       if (rangeFilter && (!row || !rangeFilter(row.clustering))) return false;
-      const sel = this.selectedRow(pr, row);
+      const sel = this.selectedRow(pr, row, values);
       if (entry && !this.indexQuery.isCurrent(sel, entry.term)) {
         if (stale[stale.length - 1] !== entry) stale.push(entry);
         return false;
@@ -480,7 +484,7 @@ export class UserTableRead {
   }
 
   /** The row as the selection and filters see it: every table column by index. */
-  private selectedRow(pr: PartitionRead, row: ReadRow | undefined): SelectedRow {
+  private selectedRow(pr: PartitionRead, row: ReadRow | undefined, params: readonly BoundValue[]): SelectedRow {
     const t = this.table;
     const values: (Buffer | null)[] = new Array(t.columns.length).fill(null);
     const pk = deserializePartitionKey(pr.key, t.partitionKey.length);
@@ -501,6 +505,7 @@ export class UserTableRead {
     const columns = t.columns;
     return {
       values,
+      params,
       writetime: (i) => {
         const slot = slotOf[i]!;
         const from = columns[i]!.kind === 'static' ? pr.staticRow : source;

@@ -4,14 +4,17 @@
 
 import { randomUUID } from 'node:crypto';
 import { AlreadyExists, InvalidRequest } from '../errors.js';
+import { BindSpecs } from '../execution/bound-term.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import type {
   AlterViewStatement as AlterAst,
   CreateViewStatement as CreateAst,
   DropViewStatement as DropAst,
   Relation,
+  Term,
 } from '../parser/ast.js';
 import type { ClientState, ColumnSpec, ResultMessage } from '../query-handler.js';
+import { bindPredicate, preparePredicate } from '../restrictions/row-filter.js';
 import type { ColumnMetadata } from '../schema/column-metadata.js';
 import { orderColumns, type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
 import { defaultTableOptions } from '../schema/table-options.js';
@@ -29,6 +32,14 @@ abstract class ViewDdl implements CqlStatement {
   readonly resultColumns: readonly ColumnSpec[] = [];
   readonly isSchemaChange = true;
   abstract execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage>;
+}
+
+const FILTER_OPS = new Set(['=', '<', '<=', '>', '>=', 'IN']);
+
+/** A literal as CQL text (where_clause), undefined for anything else. */
+function termText(t: Term): string | undefined {
+  if (t.kind !== 'literal') return undefined;
+  return t.type === 'string' ? `'${t.text.replaceAll("'", "''")}'` : t.text;
 }
 
 function cqlName(name: string): string {
@@ -153,7 +164,8 @@ export class CreateViewStatement extends ViewDdl {
     // WHERE clause.
     const restricted = new Set<string>();
     const parts: string[] = [];
-    for (const r of ast.where) this.checkRelation(r, base, viewName, restricted, parts);
+    const filters: Relation[] = [];
+    for (const r of ast.where) this.checkRelation(r, base, viewName, restricted, parts, filters);
     const unrestricted = [...keyNames].filter((n) => !restricted.has(n));
     if (unrestricted.length > 0) {
       throw new InvalidRequest(
@@ -208,6 +220,7 @@ export class CreateViewStatement extends ViewDdl {
       baseTableName: base.name,
       includeAllColumns: ast.selectors.length === 0,
       whereClause: parts.join(' AND '),
+      filters: filters.length > 0 ? filters : undefined,
       table,
     };
     const viewStore = await ctx.storage.createTable(tableIdBytes(table), {
@@ -229,6 +242,7 @@ export class CreateViewStatement extends ViewDdl {
     viewName: string,
     restricted: Set<string>,
     parts: string[],
+    filters: Relation[],
   ): void {
     if (r.kind === 'token') throw new InvalidRequest('Cannot use token relation when defining a materialized view');
     if (r.kind === 'customIndex')
@@ -245,9 +259,23 @@ export class CreateViewStatement extends ViewDdl {
           `Non-primary key columns can only be restricted with 'IS NOT NULL' (got: ${c.name} restricted illegally)`,
         );
       }
-      throw new InvalidRequest(
-        `Restrictions other than IS NOT NULL in materialized views are not supported yet (got ${c.name} ${r.op})`,
-      );
+      const text =
+        r.op === 'IN'
+          ? r.in?.kind === 'terms' && r.in.terms.every((t) => termText(t) !== undefined)
+            ? `(${r.in.terms.map((t) => termText(t)).join(', ')})`
+            : undefined
+          : r.value && termText(r.value);
+      if (!FILTER_OPS.has(r.op) || text === undefined) {
+        throw new InvalidRequest(
+          `Only IS NOT NULL, =, IN and comparisons with literals are supported in materialized view WHERE clauses (got ${c.name} ${r.op})`,
+        );
+      }
+      // Validates the literal against the column type now rather than on the first write.
+      bindPredicate(preparePredicate(base, r, new BindSpecs(0)), [], c.name);
+      filters.push(r);
+      restricted.add(c.name);
+      parts.push(`${cqlName(c.name)} ${r.op} ${text}`);
+      return;
     }
     restricted.add(c.name);
     parts.push(`${cqlName(c.name)} IS NOT NULL`);

@@ -1,6 +1,8 @@
 // The schemas of Cassandra 5.0's built-in keyspaces, as CQL (the same way Cassandra declares
 // them). They are parsed at start-up into TableMetadata; their rows are produced by code.
 
+import { ARROW_KEYSPACE_DEFINITION } from './arrow-system-definitions.js';
+
 export interface SystemKeyspaceDefinition {
   name: string;
   /** Virtual keyspaces (system_views, system_virtual_schema) are listed in system_virtual_schema only. */
@@ -301,4 +303,5 @@ export const SYSTEM_KEYSPACES: SystemKeyspaceDefinition[] = [
       },
     ],
   },
+  ARROW_KEYSPACE_DEFINITION,
 ];

@@ -12,8 +12,11 @@ import { NO_DELETION_TIME, NO_TTL } from '../../storage/mutation.js';
 import { deserializePartitionKey, serializePartitionKey } from '../../storage/partition-key.js';
 import { type ComplexValue, Projection, type ReadRow } from '../../storage/row-projection.js';
 import type { TableStore } from '../../storage/table-store.js';
+import { BindSpecs } from '../execution/bound-term.js';
+import { bindPredicate, preparePredicate } from '../restrictions/row-filter.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { ViewMetadata } from '../schema/view-metadata.js';
+import type { SelectedRow } from '../selection/selected-row.js';
 import { decodeClusteringKey, encodeClusteringKey } from '../types/byte-comparable.js';
 
 const EMPTY = Buffer.alloc(0);
@@ -49,6 +52,8 @@ export class ViewMaintainer {
   private readonly regular: { id: number; source: Source & { kind: 'regular' } }[];
   /** Slot of the regular base column in the view's primary key, if any. */
   private readonly keySlot: number;
+  /** WHERE restrictions on base key columns, evaluated on base column values. */
+  private readonly filters: ((row: SelectedRow) => boolean)[];
 
   constructor(
     readonly base: TableMetadata,
@@ -75,6 +80,10 @@ export class ViewMaintainer {
       .map((c) => ({ id: c.id, source: sourceOf(c.name) as Source & { kind: 'regular' } }));
     const keyRegular = [...this.pkSources, ...this.ckSources].find((s) => s.kind === 'regular');
     this.keySlot = keyRegular?.kind === 'regular' ? keyRegular.slot : -1;
+    this.filters = (view.filters ?? []).map((r) => {
+      const p = preparePredicate(base, r, new BindSpecs(0));
+      return bindPredicate(p, [], base.columns[p.columnIndex]!.name);
+    });
   }
 
   /** The base row as this batch leaves it (committed data plus what was staged so far). */
@@ -188,6 +197,16 @@ export class ViewMaintainer {
       const v = valueOf(s);
       if (v === null) return undefined;
       ckValues.push(v);
+    }
+    if (this.filters.length > 0) {
+      const values: (Buffer | null)[] = this.base.columns.map((c) =>
+        c.kind === 'partition_key'
+          ? (pk[c.position] ?? null)
+          : c.kind === 'clustering'
+            ? (ck[c.position] ?? null)
+            : null,
+      );
+      for (const f of this.filters) if (!f({ values })) return undefined;
     }
     const vt = this.view.table;
     const key = serializePartitionKey(pkValues);

@@ -209,7 +209,7 @@ class BoolEncoder extends ColumnEncoder {
 /** Utf8 / Binary: int32 offsets + bytes. `convert` turns a value's CQL bytes into the stored bytes. */
 class VarBinaryEncoder extends ColumnEncoder {
   private offsets: Int32Array;
-  private bytes = new Uint8Array(1024);
+  private bytes: Uint8Array;
   private end = 0;
 
   constructor(
@@ -219,6 +219,8 @@ class VarBinaryEncoder extends ColumnEncoder {
   ) {
     super(type);
     this.offsets = new Int32Array(capacity + 1);
+    // A guess of 8 bytes a value: every doubling leaves a dead buffer, and big dead buffers cost full GCs.
+    this.bytes = new Uint8Array(Math.max(1024, capacity * 8));
   }
 
   protected override get fixedWidth(): boolean {

@@ -231,6 +231,24 @@ def concurrent():
 
 
 @scenario
+def tracing():
+    """A traced request (what cqlsh TRACING ON does) gets a session id and its session / events can be read."""
+    c, s = _session()
+    try:
+        rs = s.execute("SELECT release_version FROM system.local WHERE key = 'local'", trace=True)
+        trace = rs.get_query_trace(max_wait_sec=5)
+        return {
+            'trace_id': str(trace.trace_id) if trace else None,
+            'request_type': trace.request_type if trace else None,
+            'coordinator': str(trace.coordinator) if trace else None,
+            'has_duration': bool(trace and trace.duration is not None),
+            'events': len(trace.events) if trace else 0,
+        }
+    finally:
+        c.shutdown()
+
+
+@scenario
 def batch():
     c, s = _session()
     try:

@@ -1,0 +1,237 @@
+// Arrow twin benchmark through the real server and the npm cassandra-driver (issue 7 "What must be shown"):
+// one table `k bigint PRIMARY KEY, x double, y double, i int, t text` of N rows (default 1 M; --rows 10000000),
+// loaded through the driver with twins on and (separately) off — write throughput — then, on the twinned server,
+// `SELECT sum(x)`, `count(*)`, `max(x) WHERE y > ? ALLOW FILTERING` and a full-table scan (paged, fetch size 5000)
+// on the columnar path and on the row path (system_arrow.use_row_path), and DuckDB (single thread) over the same
+// values generated in SQL. Pool on /dev/shm (emulated pmem).
+//
+//   npx tsc -p tsconfig.json && node dist/bench/arrow-twin.js [--rows N] [--skip-no-twin] [--no-duckdb]
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import cassandra from 'cassandra-driver';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const opt = (name: string, dflt: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const N = opt('--rows', 1_000_000);
+const CONCURRENCY = opt('--concurrency', 256);
+const REPEAT = opt('--repeat', 5);
+const Y_THRESHOLD = 900_000;
+
+// Same formulas as DuckDB's SQL below.
+const xOf = (k: number) => (k * 7919) % 10007;
+const yOf = (k: number) => (k * 104729) % 1000003;
+const iOf = (k: number) => k % 1000;
+
+async function freePort(): Promise<number> {
+  return await new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  dir: string;
+}
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-bench-twin-'));
+  const main = resolve(import.meta.dirname, '../server/main.js');
+  const poolSize = `${Math.max(2, Math.ceil((N * 900) / 2 ** 30))}GiB`;
+  const child = spawn(
+    process.execPath,
+    [main, '--listen-address', '127.0.0.1', '--port', String(port), '--data', dir, '--pool-path', join(dir, 'pool'), '--pool-size', poolSize],
+    { env: { ...process.env, PMEM_IS_PMEM_FORCE: '1', PMEMCQL_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((ok, fail) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error(`server did not start: ${out}`)), 60_000);
+    const probe = setInterval(async () => {
+      const c = new cassandra.Client({ contactPoints: [`127.0.0.1:${port}`], localDataCenter: 'datacenter1' });
+      try {
+        await c.connect();
+        clearInterval(probe);
+        clearTimeout(timer);
+        ok();
+      } catch {
+        // not up yet
+      } finally {
+        await c.shutdown().catch(() => {});
+      }
+    }, 300);
+    child.stdout?.on('data', (d) => {
+      out += d;
+    });
+    child.once('exit', (code) => fail(new Error(`server exited ${code}: ${out}`)));
+  });
+  return { child, port, dir };
+}
+
+async function stopServer(s: Server): Promise<void> {
+  const exited = new Promise((ok) => s.child.once('exit', ok));
+  s.child.kill('SIGTERM');
+  await exited;
+  rmSync(s.dir, { recursive: true, force: true });
+}
+
+function connect(port: number): cassandra.Client {
+  return new cassandra.Client({
+    contactPoints: [`127.0.0.1:${port}`],
+    localDataCenter: 'datacenter1',
+    pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 2 } },
+    socketOptions: { readTimeout: 600_000 },
+  });
+}
+
+/** Creates the table and loads N rows; returns writes per second. */
+async function load(client: cassandra.Client): Promise<number> {
+  await client.execute("CREATE KEYSPACE bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+  await client.execute('CREATE TABLE bench.t (k bigint PRIMARY KEY, x double, y double, i int, t text)');
+  const insert = 'INSERT INTO bench.t (k, x, y, i, t) VALUES (?, ?, ?, ?, ?)';
+  let next = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    for (;;) {
+      const k = next++;
+      if (k >= N) return;
+      await client.execute(insert, [cassandra.types.Long.fromNumber(k), xOf(k), yOf(k), iOf(k), `text-${k % 1000}`], {
+        prepare: true,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return N / ((performance.now() - t0) / 1000);
+}
+
+async function timeQuery(client: cassandra.Client, q: string, params: unknown[]): Promise<{ ms: number; value: string }> {
+  let best = Number.POSITIVE_INFINITY;
+  let value = '';
+  for (let r = 0; r < REPEAT; r++) {
+    const t = performance.now();
+    const res = await client.execute(q, params, { prepare: true });
+    best = Math.min(best, performance.now() - t);
+    value = String(res.first()?.values()[0]);
+  }
+  return { ms: best, value };
+}
+
+async function timeScan(client: cassandra.Client, repeat: number): Promise<{ ms: number; value: string }> {
+  let best = Number.POSITIVE_INFINITY;
+  let rows = 0;
+  for (let r = 0; r < repeat; r++) {
+    rows = 0;
+    const t = performance.now();
+    let pageState: string | undefined;
+    do {
+      const res = await client.execute('SELECT * FROM bench.t', [], { prepare: true, fetchSize: 5000, pageState });
+      rows += res.rowLength;
+      pageState = res.pageState ?? undefined;
+    } while (pageState);
+    best = Math.min(best, performance.now() - t);
+  }
+  return { ms: best, value: String(rows) };
+}
+
+async function main(): Promise<void> {
+  console.log(`Arrow twin bench: ${N} rows, ${CONCURRENCY} writes in flight, best of ${REPEAT}`);
+  let writesNoTwin: number | undefined;
+  if (!flag('--skip-no-twin')) {
+    const s = await startServer({ PMEMCQL_TWINS: 'off' });
+    const c = connect(s.port);
+    writesNoTwin = await load(c);
+    console.log(`writes/s without twins: ${writesNoTwin.toFixed(0)}`);
+    await c.shutdown();
+    await stopServer(s);
+  }
+  const s = await startServer({});
+  const c = connect(s.port);
+  const writesTwin = await load(c);
+  console.log(`writes/s with twins:    ${writesTwin.toFixed(0)}`);
+  const flush = await c.execute('SELECT * FROM system_arrow.flush_now');
+  console.log(`final flush: ${JSON.stringify(flush.rows.map((r) => [r.get('rows'), r.get('ms')]))}`);
+  const segs = await c.execute("SELECT segment_id, row_count, arrow_size FROM system_arrow.segments WHERE keyspace_name = 'bench' AND table_name = 't' ALLOW FILTERING");
+  console.log(`segments: ${segs.rowLength}, rows ${segs.rows.reduce((a, r) => a + (r.get('row_count') as number), 0)}`);
+
+  const queries: [string, string, unknown[]][] = [
+    ['sum(x)', 'SELECT sum(x) FROM bench.t', []],
+    ['count(*)', 'SELECT count(*) FROM bench.t', []],
+    [`max(x) WHERE y > ${Y_THRESHOLD}`, 'SELECT max(x) FROM bench.t WHERE y > ? ALLOW FILTERING', [Y_THRESHOLD]],
+  ];
+  const results: Record<string, { columnar?: { ms: number; value: string }; row?: { ms: number; value: string }; duck?: { ms: number; value: string } }> = {};
+  for (const [name, q, p] of queries) {
+    await c.execute('SELECT * FROM system_arrow.use_auto_path');
+    const columnar = await timeQuery(c, q, p);
+    await c.execute('SELECT * FROM system_arrow.use_row_path');
+    const row = await timeQuery(c, q, p);
+    results[name] = { columnar, row };
+  }
+  await c.execute('SELECT * FROM system_arrow.use_auto_path');
+  const scanC = await timeScan(c, 2);
+  await c.execute('SELECT * FROM system_arrow.use_row_path');
+  const scanR = await timeScan(c, 2);
+  await c.execute('SELECT * FROM system_arrow.use_auto_path');
+  results['full scan (driver, pages of 5000)'] = { columnar: scanC, row: scanR };
+  await c.shutdown();
+  await stopServer(s);
+
+  if (!flag('--no-duckdb')) {
+    try {
+      const { DuckDBInstance } = await import('@duckdb/node-api');
+      const instance = await DuckDBInstance.create(':memory:');
+      const con = await instance.connect();
+      await con.run('SET threads=1');
+      await con.run(
+        `CREATE TABLE t AS SELECT k::BIGINT AS k, ((k * 7919) % 10007)::DOUBLE AS x, ((k * 104729) % 1000003)::DOUBLE AS y,
+         (k % 1000)::INTEGER AS i, 'text-' || (k % 1000) AS t FROM range(${N}) r(k)`,
+      );
+      const one = async (sql: string) => {
+        let best = Number.POSITIVE_INFINITY;
+        let value = '';
+        for (let r = 0; r < REPEAT; r++) {
+          const t = performance.now();
+          value = String((await (await con.run(sql)).getRowsJS())[0]![0]);
+          best = Math.min(best, performance.now() - t);
+        }
+        return { ms: best, value };
+      };
+      results['sum(x)']!.duck = await one('SELECT sum(x) FROM t');
+      results['count(*)']!.duck = await one('SELECT count(*) FROM t');
+      results[`max(x) WHERE y > ${Y_THRESHOLD}`]!.duck = await one(`SELECT max(x) FROM t WHERE y > ${Y_THRESHOLD}`);
+      con.closeSync();
+      instance.closeSync();
+    } catch (e) {
+      console.log(`duckdb skipped: ${(e as Error).message}`);
+    }
+  }
+
+  console.log('');
+  console.log(`${'query'.padEnd(36)} ${'columnar ms'.padStart(12)} ${'row ms'.padStart(10)} ${'row/col'.padStart(8)} ${'duckdb ms'.padStart(10)}  answers`);
+  for (const [name, r] of Object.entries(results)) {
+    const ratio = r.row && r.columnar ? (r.row.ms / r.columnar.ms).toFixed(1) : '';
+    console.log(
+      `${name.padEnd(36)} ${r.columnar!.ms.toFixed(1).padStart(12)} ${r.row!.ms.toFixed(1).padStart(10)} ${ratio.padStart(8)} ${(r.duck ? r.duck.ms.toFixed(1) : '-').padStart(10)}  ${r.columnar!.value} | ${r.row!.value}${r.duck ? ` | ${r.duck.value}` : ''}`,
+    );
+  }
+  const scan = results['full scan (driver, pages of 5000)']!;
+  console.log(`full scan rows/s: columnar ${(N / (scan.columnar!.ms / 1000)).toFixed(0)}, row ${(N / (scan.row!.ms / 1000)).toFixed(0)}`);
+  if (writesNoTwin) console.log(`write cost of twins: ${(((writesNoTwin - writesTwin) / writesNoTwin) * 100).toFixed(1)}% slower`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,370 @@
+// Restart time and JS heap vs data size (issue 3): a fresh server process, from spawn to the first CQL query
+// answered, with an empty table and with N rows of 100-byte values, emulated pmem (pool on /dev/shm,
+// PMEM_IS_PMEM_FORCE=1). Opening the pool is O(1) (no replay, no scan), so the time must be flat in the
+// data size, and the heap must not grow with the data (it lives in the pool).
+//
+//   npx tsc -p tsconfig.json && node dist/bench/restart-time.js [--rows 1000000] [--repeat 3]
+//     [--batch 10000] [--pool-size <bytes>] [--dir /dev/shm] [--keep]
+//
+// How: the server is started once to create keyspace `bench` and table `kv (k text PRIMARY KEY, v blob)`
+// through CQL and stopped; the rows are then written beneath the schema layer, straight into that table's
+// store (StorageEngine + TableStore.applyMutations, big group-committed batches: the same partition updates
+// an INSERT makes, table id and column id read from the pool's catalog). For each size (0 rows, 1 M if
+// --rows is larger, --rows) the server is started `--repeat` times: the time from spawn() to the answer
+// of `SELECT v FROM bench.kv WHERE k = ...` over a raw socket (STARTUP + QUERY, protocol v4, connecting
+// as soon as the port accepts), the server's own pool_open_ms and "ready" time, and its heap from the
+// metrics endpoint (pmemcql_nodejs_heap_size_used_bytes, after the query). A bare `node -e 0` is timed
+// too: the floor any Node.js server pays.
+// The loader does not feed the Arrow twin; the measured query is a point read on the row store.
+
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import cliProgress from 'cli-progress';
+
+// libpmem reads this when the addon loads (it is loaded lazily, on the first pool open below).
+process.env.PMEM_IS_PMEM_FORCE = '1';
+
+const { values: args } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    repeat: { type: 'string', default: '3' },
+    batch: { type: 'string', default: '10000' },
+    'pool-size': { type: 'string' },
+    dir: { type: 'string', default: existsSync('/dev/shm') ? '/dev/shm' : tmpdir() },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const ROWS = Number(args.rows);
+const REPEAT = Number(args.repeat);
+const BATCH = Number(args.batch);
+const VALUE = 100;
+// ~300 bytes per row in the pool (row codec + B+tree entry + allocator), plus room for the twin and logs.
+const POOL_SIZE = args['pool-size']
+  ? Number(args['pool-size'])
+  : Math.max(1 << 30, Math.ceil((ROWS * 500) / 2 ** 30) * 2 ** 30);
+const MAIN = resolve(import.meta.dirname, '../server/main.js');
+const key = (i: number) => `user:${String(i).padStart(12, '0')}`; // 17 bytes
+const valueOf = (i: number) => {
+  const v = Buffer.alloc(VALUE, 0x61);
+  v.writeUInt32BE(i, 0);
+  return v;
+};
+
+async function freePort(): Promise<number> {
+  return await new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+// ---- a minimal native-protocol v4 client ---------------------------------------------------------------
+
+const OP_ERROR = 0x00;
+const OP_STARTUP = 0x01;
+const OP_READY = 0x02;
+const OP_QUERY = 0x07;
+const OP_RESULT = 0x08;
+
+function frame(stream: number, opcode: number, body: Buffer): Buffer {
+  const h = Buffer.alloc(9);
+  h[0] = 0x04;
+  h[1] = 0;
+  h.writeInt16BE(stream, 2);
+  h[4] = opcode;
+  h.writeInt32BE(body.length, 5);
+  return Buffer.concat([h, body]);
+}
+
+function shortString(s: string): Buffer {
+  const b = Buffer.from(s, 'utf8');
+  const out = Buffer.alloc(2 + b.length);
+  out.writeUInt16BE(b.length, 0);
+  b.copy(out, 2);
+  return out;
+}
+
+const STARTUP = frame(
+  0,
+  OP_STARTUP,
+  Buffer.concat([Buffer.from([0, 1]), shortString('CQL_VERSION'), shortString('3.0.0')]),
+);
+
+function queryFrame(stream: number, cql: string): Buffer {
+  const q = Buffer.from(cql, 'utf8');
+  const len = Buffer.alloc(4);
+  len.writeInt32BE(q.length, 0);
+  // consistency ONE, no flags
+  return frame(stream, OP_QUERY, Buffer.concat([len, q, Buffer.from([0x00, 0x01, 0x00])]));
+}
+
+interface Reply {
+  opcode: number;
+  body: Buffer;
+}
+
+/** Connects (retrying while the port refuses), sends STARTUP then each query; resolves with the replies. */
+async function session(port: number, queries: string[], deadlineMs = 60_000): Promise<Reply[]> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      return await once(port, queries);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code !== 'ECONNREFUSED' && code !== 'ECONNRESET') || Date.now() > deadline) throw e;
+      await new Promise((ok) => setTimeout(ok, 2));
+    }
+  }
+}
+
+function once(port: number, queries: string[]): Promise<Reply[]> {
+  return new Promise((ok, fail) => {
+    const sock = connect({ port, host: '127.0.0.1', noDelay: true });
+    const replies: Reply[] = [];
+    let buf = Buffer.alloc(0);
+    sock.once('error', fail);
+    sock.once('connect', () => sock.write(STARTUP));
+    sock.on('data', (d) => {
+      buf = buf.length ? Buffer.concat([buf, d]) : d;
+      while (buf.length >= 9) {
+        const len = buf.readInt32BE(5);
+        if (buf.length < 9 + len) break;
+        const reply = { opcode: buf[4]!, body: buf.subarray(9, 9 + len) };
+        buf = buf.subarray(9 + len);
+        if (reply.opcode === OP_ERROR) {
+          sock.destroy();
+          fail(new Error(`server error: ${reply.body.subarray(6).toString('utf8')}`));
+          return;
+        }
+        if (reply.opcode === OP_RESULT) replies.push(reply);
+        else if (reply.opcode !== OP_READY) continue;
+        if (replies.length === queries.length) {
+          sock.destroy();
+          ok(replies);
+          return;
+        }
+        // One query at a time (schema changes in order).
+        sock.write(queryFrame(replies.length + 1, queries[replies.length]!));
+      }
+    });
+  });
+}
+
+// ---- server processes ----------------------------------------------------------------------------------
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  metricsPort: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function startServer(dataDir: string, extra: string[] = []): Promise<Started & { spawnedAt: number }> {
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const spawnedAt = performance.now();
+  const child = spawn(
+    process.execPath,
+    [
+      MAIN,
+      '--listen-address',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--data',
+      dataDir,
+      '--pool-path',
+      join(dataDir, 'pmemcql.pool'),
+      '--metrics-port',
+      String(metricsPort),
+      ...extra,
+    ],
+    { env: { ...process.env, PMEM_IS_PMEM_FORCE: '1', PMEMCQL_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  return { child, port, metricsPort, output: () => out, exited, spawnedAt };
+}
+
+async function stopServer(s: Started): Promise<void> {
+  if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
+  const code = await s.exited;
+  if (code !== 0) throw new Error(`server exited with ${code}:\n${s.output()}`);
+}
+
+interface Measured {
+  firstAnswerMs: number;
+  readyMs: number | undefined;
+  poolOpenMs: number | undefined;
+  heapUsed: number;
+  rss: number;
+  poolUsed: number;
+}
+
+async function measureStart(dataDir: string, probe: { key: string; value: Buffer } | undefined): Promise<Measured> {
+  const s = await startServer(dataDir);
+  let readyAt: number | undefined;
+  const onData = () => {
+    if (readyAt === undefined && s.output().includes('"msg":"ready"')) readyAt = performance.now();
+  };
+  s.child.stdout!.on('data', onData);
+  try {
+    const k = probe?.key ?? key(0);
+    const [reply] = await session(s.port, [`SELECT v FROM bench.kv WHERE k = '${k}'`]);
+    const answeredAt = performance.now();
+    const kind = reply!.body.readInt32BE(0);
+    if (kind !== 2) throw new Error(`expected a Rows result, got kind ${kind}`);
+    if (probe && reply!.body.indexOf(probe.value) < 0) throw new Error(`row ${probe.key} not found after restart`);
+    onData();
+    const line = s
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"msg":"ready"'));
+    const poolOpenMs = line ? (JSON.parse(line) as { pool_open_ms?: number }).pool_open_ms : undefined;
+    const metrics = await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text();
+    const metric = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics)?.[1]);
+    return {
+      firstAnswerMs: answeredAt - s.spawnedAt,
+      readyMs: readyAt === undefined ? undefined : readyAt - s.spawnedAt,
+      poolOpenMs,
+      heapUsed: metric('pmemcql_nodejs_heap_size_used_bytes'),
+      rss: metric('pmemcql_process_resident_memory_bytes'),
+      poolUsed: Number(/^pmemcql_pool_bytes\{kind="used"\} (\S+)$/m.exec(metrics)?.[1]),
+    };
+  } finally {
+    await stopServer(s);
+  }
+}
+
+// ---- loading rows beneath the schema layer -------------------------------------------------------------
+
+async function load(poolPath: string, from: number, to: number): Promise<void> {
+  const { StorageEngine } = await import('../storage/storage-engine.js');
+  const { NO_DELETION_TIME, NO_TTL } = await import('../storage/mutation.js');
+  const engine = StorageEngine.open({ path: poolPath });
+  try {
+    if (engine.info.mode !== 'emulated') throw new Error(`pool mode ${engine.info.mode}, expected emulated`);
+    const ks = engine.catalogGet('ks/bench');
+    if (!ks) throw new Error('keyspace bench is not in the catalog');
+    const schema = JSON.parse(ks.toString('utf8')) as {
+      tables: { name: string; id: string; columns: { name: string; id: number }[] }[];
+    };
+    const table = schema.tables.find((t) => t.name === 'kv')!;
+    const column = table.columns.find((c) => c.name === 'v')!.id;
+    const store = engine.table(Buffer.from(table.id.replace(/-/g, ''), 'hex'));
+    if (!store) throw new Error(`table ${table.id} has no store`);
+    const bar = new cliProgress.SingleBar(
+      { format: 'loading [{bar}] {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta}s', etaBuffer: 50 },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(to - from, 0, { rate: 0 });
+    const t0 = performance.now();
+    const now = Math.floor(Date.now() / 1000);
+    const ts = Date.now() * 1000;
+    const empty = Buffer.alloc(0);
+    for (let i = from; i < to; i += BATCH) {
+      const end = Math.min(to, i + BATCH);
+      const updates = [];
+      for (let j = i; j < end; j++) {
+        updates.push({
+          key: Buffer.from(key(j), 'utf8'),
+          rows: [
+            {
+              clustering: empty,
+              clusteringValues: [],
+              liveness: { ts, ttl: NO_TTL, expiry: NO_DELETION_TIME },
+              cells: [{ column, ts, ttl: NO_TTL, ldt: NO_DELETION_TIME, value: valueOf(j) }],
+            },
+          ],
+        });
+      }
+      await store.applyMutations(updates, now);
+      bar.update(end - from, { rate: Math.round((end - from) / ((performance.now() - t0) / 1000)) });
+    }
+    bar.stop();
+  } finally {
+    engine.close();
+  }
+}
+
+function nodeFloorMs(): number {
+  const t0 = performance.now();
+  spawnSync(process.execPath, ['-e', '0']);
+  return performance.now() - t0;
+}
+
+// ---- main -----------------------------------------------------------------------------------------------
+
+const dataDir = mkdtempSync(join(args.dir, 'pmemcql-restart-'));
+const poolPath = join(dataDir, 'pmemcql.pool');
+const load0 = loadavg();
+const sizes = [...new Set([0, ...(ROWS > 1_000_000 ? [1_000_000] : []), ROWS])];
+const results: { rows: number; runs: Measured[] }[] = [];
+try {
+  // Create the pool (its size is fixed at creation) and the schema through CQL.
+  const first = await startServer(dataDir, ['--pool-size', String(POOL_SIZE)]);
+  await session(first.port, [
+    "CREATE KEYSPACE bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+    'CREATE TABLE bench.kv (k text PRIMARY KEY, v blob)',
+  ]);
+  await stopServer(first);
+  let loaded = 0;
+  for (const rows of sizes) {
+    if (rows > loaded) {
+      await load(poolPath, loaded, rows);
+      loaded = rows;
+    }
+    const runs: Measured[] = [];
+    for (let r = 0; r < REPEAT; r++) {
+      const i = rows > 0 ? Math.floor(Math.random() * rows) : 0;
+      runs.push(await measureStart(dataDir, rows > 0 ? { key: key(i), value: valueOf(i) } : undefined));
+    }
+    results.push({ rows, runs });
+    process.stderr.write(
+      `${rows} rows: ${runs.map((m) => m.firstAnswerMs.toFixed(0)).join(', ')} ms to the first answer\n`,
+    );
+  }
+} finally {
+  if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+}
+
+const floor = [nodeFloorMs(), nodeFloorMs(), nodeFloorMs()];
+const load1 = loadavg();
+const ms = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(0));
+const mib = (x: number) => (Number.isNaN(x) ? '-' : (x / 2 ** 20).toFixed(1));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
+console.log(
+  `node ${process.version}, ${cpus().length} × ${cpuModel}; pool ${args.dir} (emulated pmem), ` +
+    `pool_size ${(POOL_SIZE / 2 ** 30).toFixed(0)} GiB, ${VALUE}-byte values, 17-byte text keys; ` +
+    `load average ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${load1.map((x) => x.toFixed(2)).join(' ')} after`,
+);
+console.log('');
+console.log(
+  '| rows | pool used MiB | spawn → first answer ms (each run) | median | spawn → "ready" ms | pool open ms | JS heap used MiB | RSS MiB |',
+);
+console.log('| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+for (const r of results) {
+  const first = r.runs.map((m) => m.firstAnswerMs);
+  console.log(
+    `| ${r.rows.toLocaleString('en-US')} | ${mib(r.runs[0]!.poolUsed)} | ${first.map(ms).join(', ')} | ${ms(median(first))} | ` +
+      `${r.runs.map((m) => ms(m.readyMs)).join(', ')} | ${r.runs.map((m) => m.poolOpenMs ?? '-').join(', ')} | ` +
+      `${r.runs.map((m) => mib(m.heapUsed)).join(', ')} | ${r.runs.map((m) => mib(m.rss)).join(', ')} |`,
+  );
+}
+console.log('');
+console.log(`bare \`node -e 0\` spawn → exit: ${floor.map(ms).join(', ')} ms`);

@@ -1,0 +1,24 @@
+// Arrow twin options from the environment (the server's storage options): PMEMCQL_TWIN_FLUSH_ROWS,
+// PMEMCQL_TWIN_FLUSH_BYTES, PMEMCQL_TWIN_SLICE_ROWS, PMEMCQL_TWIN_AUTO_FLUSH (0/false: flush only on demand).
+
+import type { TwinOptions } from './twin-schema.js';
+
+export function twinOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<TwinOptions> {
+  const out: { -readonly [K in keyof TwinOptions]?: TwinOptions[K] } = {};
+  const num = (name: string): number | undefined => {
+    const v = env[name];
+    if (v === undefined || v === '') return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${v}`);
+    return n;
+  };
+  const rows = num('PMEMCQL_TWIN_FLUSH_ROWS');
+  if (rows !== undefined) out.flushRows = rows;
+  const bytes = num('PMEMCQL_TWIN_FLUSH_BYTES');
+  if (bytes !== undefined) out.flushBytes = bytes;
+  const slice = num('PMEMCQL_TWIN_SLICE_ROWS');
+  if (slice !== undefined) out.sliceRows = slice;
+  const auto = env.PMEMCQL_TWIN_AUTO_FLUSH;
+  if (auto !== undefined && auto !== '') out.autoFlush = !['0', 'false', 'off', 'no'].includes(auto.toLowerCase());
+  return out;
+}
