@@ -50,9 +50,12 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
       String(port),
       '--data',
       dataDir,
-      // Several test servers run on this host: no fixed metrics port unless a test asks for one.
+      // Several test servers run on this host: no fixed metrics port unless a test asks for one,
+      // and small pools (libpmemobj allocates the whole file when it creates a pool).
       '--metrics-port',
       '-1',
+      '--pool-size',
+      '128MiB',
       ...(options.args ?? []),
     ],
     { env: { ...process.env, PMEMCQL_LOG_LEVEL: 'info', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
