@@ -3,7 +3,7 @@
 // random moment, and the pool is reopened and checked — several times over the same pool.
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,8 @@ describe.skipIf(!hasAddon)('crash safety of the group commit', () => {
       join(root, 'storage/storage-engine.ts'),
     ]);
     writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    // The compiled engine imports npm packages (apache-arrow): resolve them from the project.
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
     writeFileSync(join(dir, 'child.mjs'), CHILD);
   }, 120_000);
 
