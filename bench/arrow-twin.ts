@@ -54,8 +54,23 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const poolSize = `${Math.max(2, Math.ceil((N * 900) / 2 ** 30))}GiB`;
   const child = spawn(
     process.execPath,
-    [main, '--listen-address', '127.0.0.1', '--port', String(port), '--data', dir, '--pool-path', join(dir, 'pool'), '--pool-size', poolSize],
-    { env: { ...process.env, PMEM_IS_PMEM_FORCE: '1', PMEMCQL_LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+    [
+      main,
+      '--listen-address',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--data',
+      dir,
+      '--pool-path',
+      join(dir, 'pool'),
+      '--pool-size',
+      poolSize,
+    ],
+    {
+      env: { ...process.env, PMEM_IS_PMEM_FORCE: '1', PMEMCQL_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
   await new Promise<void>((ok, fail) => {
     let out = '';
@@ -117,7 +132,11 @@ async function load(client: cassandra.Client): Promise<number> {
   return N / ((performance.now() - t0) / 1000);
 }
 
-async function timeQuery(client: cassandra.Client, q: string, params: unknown[]): Promise<{ ms: number; value: string }> {
+async function timeQuery(
+  client: cassandra.Client,
+  q: string,
+  params: unknown[],
+): Promise<{ ms: number; value: string }> {
   let best = Number.POSITIVE_INFINITY;
   let value = '';
   for (let r = 0; r < REPEAT; r++) {
@@ -163,7 +182,9 @@ async function main(): Promise<void> {
   console.log(`writes/s with twins:    ${writesTwin.toFixed(0)}`);
   const flush = await c.execute('SELECT * FROM system_arrow.flush_now');
   console.log(`final flush: ${JSON.stringify(flush.rows.map((r) => [r.get('rows'), r.get('ms')]))}`);
-  const segs = await c.execute("SELECT segment_id, row_count, arrow_size FROM system_arrow.segments WHERE keyspace_name = 'bench' AND table_name = 't' ALLOW FILTERING");
+  const segs = await c.execute(
+    "SELECT segment_id, row_count, arrow_size FROM system_arrow.segments WHERE keyspace_name = 'bench' AND table_name = 't' ALLOW FILTERING",
+  );
   console.log(`segments: ${segs.rowLength}, rows ${segs.rows.reduce((a, r) => a + (r.get('row_count') as number), 0)}`);
 
   const queries: [string, string, unknown[]][] = [
@@ -171,7 +192,14 @@ async function main(): Promise<void> {
     ['count(*)', 'SELECT count(*) FROM bench.t', []],
     [`max(x) WHERE y > ${Y_THRESHOLD}`, 'SELECT max(x) FROM bench.t WHERE y > ? ALLOW FILTERING', [Y_THRESHOLD]],
   ];
-  const results: Record<string, { columnar?: { ms: number; value: string }; row?: { ms: number; value: string }; duck?: { ms: number; value: string } }> = {};
+  const results: Record<
+    string,
+    {
+      columnar?: { ms: number; value: string };
+      row?: { ms: number; value: string };
+      duck?: { ms: number; value: string };
+    }
+  > = {};
   for (const [name, q, p] of queries) {
     await c.execute('SELECT * FROM system_arrow.use_auto_path');
     const columnar = await timeQuery(c, q, p);
@@ -219,7 +247,9 @@ async function main(): Promise<void> {
   }
 
   console.log('');
-  console.log(`${'query'.padEnd(36)} ${'columnar ms'.padStart(12)} ${'row ms'.padStart(10)} ${'row/col'.padStart(8)} ${'duckdb ms'.padStart(10)}  answers`);
+  console.log(
+    `${'query'.padEnd(36)} ${'columnar ms'.padStart(12)} ${'row ms'.padStart(10)} ${'row/col'.padStart(8)} ${'duckdb ms'.padStart(10)}  answers`,
+  );
   for (const [name, r] of Object.entries(results)) {
     const ratio = r.row && r.columnar ? (r.row.ms / r.columnar.ms).toFixed(1) : '';
     console.log(
@@ -227,8 +257,11 @@ async function main(): Promise<void> {
     );
   }
   const scan = results['full scan (driver, pages of 5000)']!;
-  console.log(`full scan rows/s: columnar ${(N / (scan.columnar!.ms / 1000)).toFixed(0)}, row ${(N / (scan.row!.ms / 1000)).toFixed(0)}`);
-  if (writesNoTwin) console.log(`write cost of twins: ${(((writesNoTwin - writesTwin) / writesNoTwin) * 100).toFixed(1)}% slower`);
+  console.log(
+    `full scan rows/s: columnar ${(N / (scan.columnar!.ms / 1000)).toFixed(0)}, row ${(N / (scan.row!.ms / 1000)).toFixed(0)}`,
+  );
+  if (writesNoTwin)
+    console.log(`write cost of twins: ${(((writesNoTwin - writesTwin) / writesNoTwin) * 100).toFixed(1)}% slower`);
 }
 
 main().catch((e) => {

@@ -1,8 +1,10 @@
 // Full-stack throughput: prepared INSERT and SELECT by key through cassandra-driver against a real
-// server (started here, in emulated or disk mode), at several request concurrencies.
-// Run: npx tsc -p tsconfig.json && node dist/bench/cql-throughput.js [--ops 200000] [--mode emulated|disk]
+// server (started here, emulated or disk mode), at several numbers of requests in flight. The load
+// comes from `--clients` worker processes (default 2) so that the driver, not the server, is not the
+// single-core bottleneck of the measurement.
+// Run: npx tsc -p tsconfig.json && node dist/bench/cql-throughput.js [--ops 200000] [--mode emulated|disk] [--clients 2]
 
-import { spawn } from 'node:child_process';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,15 +14,60 @@ interface Result {
   name: string;
   concurrency: number;
   ops: number;
-  seconds: number;
   p50: number;
   p99: number;
   max: number;
 }
 
+interface WorkerJob {
+  port: number;
+  kind: 'insert' | 'select';
+  first: number;
+  count: number;
+  concurrency: number;
+}
+
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1]! : fallback;
+}
+
+const INSERT = 'INSERT INTO bench.kv (k, v) VALUES (?, ?)';
+const SELECT = 'SELECT v FROM bench.kv WHERE k = ?';
+
+/** Worker process: runs its share of one workload and sends back its latencies (ms). */
+async function worker(job: WorkerJob): Promise<void> {
+  const client = new cassandra.Client({
+    contactPoints: [`127.0.0.1:${job.port}`],
+    localDataCenter: 'datacenter1',
+    pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 1 }, maxRequestsPerConnection: 4096 },
+  });
+  await client.connect();
+  const value = Buffer.alloc(100, 7);
+  const latencies = new Float64Array(job.count);
+  let next = 0;
+  // Warm the prepared statement cache first.
+  await client.execute(
+    job.kind === 'insert' ? INSERT : SELECT,
+    job.kind === 'insert' ? [cassandra.types.Long.fromNumber(-1), value] : [cassandra.types.Long.fromNumber(-1)],
+    { prepare: true },
+  );
+  process.send!({ ready: true });
+  await new Promise<void>((ok) => process.once('message', () => ok()));
+  const loop = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= job.count) return;
+      const k = cassandra.types.Long.fromNumber(job.first + i);
+      const t0 = performance.now();
+      if (job.kind === 'insert') await client.execute(INSERT, [k, value], { prepare: true });
+      else await client.execute(SELECT, [k], { prepare: true });
+      latencies[i] = performance.now() - t0;
+    }
+  };
+  await Promise.all(Array.from({ length: job.concurrency }, loop));
+  process.send!({ latencies: Array.from(latencies) });
+  await client.shutdown();
 }
 
 async function startServer(mode: string, port: number): Promise<{ stop: () => void; dir: string }> {
@@ -38,6 +85,8 @@ async function startServer(mode: string, port: number): Promise<{ stop: () => vo
       '4GiB',
       '--log-level',
       'warn',
+      '--metrics-port',
+      '-1',
     ],
     { env: { ...process.env, ...(mode === 'emulated' ? { PMEM_IS_PMEM_FORCE: '1' } : {}) }, stdio: 'inherit' },
   );
@@ -56,84 +105,84 @@ async function startServer(mode: string, port: number): Promise<{ stop: () => vo
   throw new Error('server did not start');
 }
 
+/** Runs one workload split over `clients` worker processes started together. */
 async function run(
-  name: string,
+  port: number,
+  kind: 'insert' | 'select',
   concurrency: number,
   total: number,
-  op: (i: number) => Promise<unknown>,
-  progress: (done: number) => void,
+  clients: number,
+  base: number,
 ): Promise<Result> {
-  const latencies = new Float64Array(total);
-  let next = 0;
-  let done = 0;
+  const share = Math.floor(total / clients);
+  const workers: ChildProcess[] = [];
+  const ready: Promise<void>[] = [];
+  const results: Promise<number[]>[] = [];
+  for (let w = 0; w < clients; w++) {
+    const job: WorkerJob = {
+      port,
+      kind,
+      first: base + w * share,
+      count: share,
+      concurrency: Math.max(1, Math.floor(concurrency / clients)),
+    };
+    const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], { stdio: 'inherit' });
+    workers.push(child);
+    ready.push(new Promise((ok) => child.once('message', () => ok())));
+    results.push(
+      new Promise((ok, fail) => {
+        child.on('message', (m: { latencies?: number[] }) => {
+          if (m.latencies) ok(m.latencies);
+        });
+        child.once('exit', (code) => (code ? fail(new Error(`worker exited ${code}`)) : undefined));
+      }),
+    );
+  }
+  await Promise.all(ready);
   const start = performance.now();
-  const worker = async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= total) return;
-      const t0 = performance.now();
-      await op(i);
-      latencies[i] = performance.now() - t0;
-      if (++done % 10000 === 0) progress(done);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  for (const w of workers) w.send({ go: true });
+  const all = (await Promise.all(results)).flat();
   const seconds = (performance.now() - start) / 1000;
-  latencies.sort();
-  const q = (p: number) => latencies[Math.min(total - 1, Math.floor(total * p))]!;
-  return { name, concurrency, ops: total / seconds, seconds, p50: q(0.5), p99: q(0.99), max: latencies[total - 1]! };
+  const lat = Float64Array.from(all).sort();
+  const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(lat.length * p))]!;
+  return {
+    name: kind === 'insert' ? 'prepared INSERT' : 'prepared SELECT by key',
+    concurrency,
+    ops: lat.length / seconds,
+    p50: q(0.5),
+    p99: q(0.99),
+    max: lat[lat.length - 1]!,
+  };
 }
 
 async function main(): Promise<void> {
   const total = Number(arg('ops', '200000'));
   const mode = arg('mode', 'emulated');
+  const clients = Number(arg('clients', '2'));
   const port = 19042 + Math.floor(Math.random() * 1000);
   const server = await startServer(mode, port);
-  const client = new cassandra.Client({
-    contactPoints: [`127.0.0.1:${port}`],
-    localDataCenter: 'datacenter1',
-    pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 2 }, maxRequestsPerConnection: 2048 },
-  });
   const results: Result[] = [];
   try {
-    await client.connect();
-    await client.execute(
+    const admin = new cassandra.Client({ contactPoints: [`127.0.0.1:${port}`], localDataCenter: 'datacenter1' });
+    await admin.connect();
+    await admin.execute(
       "CREATE KEYSPACE bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
     );
-    await client.execute('CREATE TABLE bench.kv (k bigint PRIMARY KEY, v blob)');
-    const value = Buffer.alloc(100, 7);
-    const insert = 'INSERT INTO bench.kv (k, v) VALUES (?, ?)';
-    const select = 'SELECT v FROM bench.kv WHERE k = ?';
-    const bar = (label: string) => (d: number) => process.stderr.write(`\r${label}: ${d}/${total}`);
+    await admin.execute('CREATE TABLE bench.kv (k bigint PRIMARY KEY, v blob)');
+    await admin.shutdown();
     for (const c of [64, 256]) {
       const base = c * 10_000_000;
-      results.push(
-        await run(
-          'prepared INSERT',
-          c,
-          total,
-          (i) => client.execute(insert, [cassandra.types.Long.fromNumber(base + i), value], { prepare: true }),
-          bar(`insert x${c}`),
-        ),
-      );
-      results.push(
-        await run(
-          'prepared SELECT by key',
-          c,
-          total,
-          (i) => client.execute(select, [cassandra.types.Long.fromNumber(base + (i % total))], { prepare: true }),
-          bar(`select x${c}`),
-        ),
-      );
+      process.stderr.write(`insert x${c}...\n`);
+      results.push(await run(port, 'insert', c, total, clients, base));
+      process.stderr.write(`select x${c}...\n`);
+      results.push(await run(port, 'select', c, total, clients, base));
     }
-    process.stderr.write('\n');
   } finally {
-    await client.shutdown();
     server.stop();
     await new Promise((r) => setTimeout(r, 500));
     rmSync(server.dir, { recursive: true, force: true });
   }
-  console.log(`\nmode ${mode}, ${total} ops per run, client and server on one ${process.arch} machine`);
+  console.log(`\nmode ${mode}, ${total} ops per run, ${clients} client processes, client and server on one machine`);
   console.log('| workload | in flight | ops/s | p50 ms | p99 ms | max ms |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
@@ -143,7 +192,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
+const workerArg = process.argv.indexOf('--worker');
+(workerArg >= 0 ? worker(JSON.parse(process.argv[workerArg + 1]!) as WorkerJob) : main()).catch((e) => {
   console.error(e);
   process.exit(1);
 });

@@ -268,7 +268,13 @@ async function load(poolPath: string, from: number, to: number): Promise<void> {
     const store = engine.table(Buffer.from(table.id.replace(/-/g, ''), 'hex'));
     if (!store) throw new Error(`table ${table.id} has no store`);
     const bar = new cliProgress.SingleBar(
-      { format: 'loading [{bar}] {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta}s', etaBuffer: 50 },
+      {
+        format: 'loading [{bar}] {percentage}% | {value}/{total} rows | {rate} rows/s | ETA {eta}s',
+        etaBuffer: 50,
+        // Piped output (no TTY): a line every 10 s instead of nothing.
+        noTTYOutput: true,
+        notTTYSchedule: 10_000,
+      },
       cliProgress.Presets.shades_classic,
     );
     bar.start(to - from, 0, { rate: 0 });

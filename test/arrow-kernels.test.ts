@@ -64,11 +64,11 @@ function valueArb(c: NumCol): fc.Arbitrary<number | bigint> {
     case 32:
       return c.float
         ? fc.oneof(fc.float({ noDefaultInfinity: true }), fc.integer({ min: -1000, max: 1000 }).map(Math.fround))
-        : fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
+        : fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.integer({ min: -6, max: 6 }));
     case 64:
       return c.float
         ? fc.oneof(fc.double({ noDefaultInfinity: true }), fc.integer({ min: -1000, max: 1000 }), fc.constant(-0))
-        : fc.bigInt(-(2n ** 63n), 2n ** 63n - 1n);
+        : fc.oneof(fc.bigInt(-(2n ** 63n), 2n ** 63n - 1n), fc.bigInt(-6n, 6n)); // small: near the filter constants
   }
 }
 

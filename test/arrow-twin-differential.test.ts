@@ -104,16 +104,28 @@ const QUERIES: [string, (r: () => number) => unknown[]][] = [
     'SELECT count(*), sum(x), avg(x), min(x), max(x), sum(y), avg(y), min(y), max(y), sum(i), count(t), min(s), max(s), sum(s) FROM ks.kv',
     () => [],
   ],
-  ['SELECT count(*), max(x), min(i) FROM ks.kv WHERE y > ? ALLOW FILTERING', (r) => [cassandra.types.Long.fromNumber(Math.floor(r() * 1e6))]],
-  ['SELECT sum(i), count(x) FROM ks.kv WHERE x <= ? AND i != ? ALLOW FILTERING', (r) => [r() * 250, Math.floor(r() * 50)]],
+  [
+    'SELECT count(*), max(x), min(i) FROM ks.kv WHERE y > ? ALLOW FILTERING',
+    (r) => [cassandra.types.Long.fromNumber(Math.floor(r() * 1e6))],
+  ],
+  [
+    'SELECT sum(i), count(x) FROM ks.kv WHERE x <= ? AND i != ? ALLOW FILTERING',
+    (r) => [r() * 250, Math.floor(r() * 50)],
+  ],
   ['SELECT count(*), sum(y) FROM ks.kv WHERE token(k) > ? AND token(k) <= ?', (r) => tokenRange(r)],
   ['SELECT * FROM ks.kv', () => []],
   ['SELECT k, x, t FROM ks.kv WHERE x > ? ALLOW FILTERING', (r) => [r() * 250]],
   ['SELECT * FROM ks.kv WHERE token(k) >= ? LIMIT 13', (r) => [tokenRange(r)[0]]],
   ['SELECT count(*), sum(x), min(y), max(i), avg(i), count(m) FROM ks.cl', () => []],
   ['SELECT k, count(*), sum(x), max(i), min(y) FROM ks.cl GROUP BY k', () => []],
-  ['SELECT k, count(*), avg(y) FROM ks.cl WHERE i > ? GROUP BY k LIMIT 5 ALLOW FILTERING', (r) => [Math.floor(r() * 50)]],
-  ['SELECT count(*), max(x) FROM ks.cl WHERE token(k) < ? AND y >= ? ALLOW FILTERING', (r) => [tokenRange(r)[1], cassandra.types.Long.fromNumber(Math.floor(r() * 1e6))]],
+  [
+    'SELECT k, count(*), avg(y) FROM ks.cl WHERE i > ? GROUP BY k LIMIT 5 ALLOW FILTERING',
+    (r) => [Math.floor(r() * 50)],
+  ],
+  [
+    'SELECT count(*), max(x) FROM ks.cl WHERE token(k) < ? AND y >= ? ALLOW FILTERING',
+    (r) => [tokenRange(r)[1], cassandra.types.Long.fromNumber(Math.floor(r() * 1e6))],
+  ],
 ];
 
 function tokenRange(r: () => number): [cassandra.types.Long, cassandra.types.Long] {
@@ -141,14 +153,11 @@ describe('Arrow twin: columnar path = row path', () => {
         const y = cassandra.types.Long.fromNumber(pick(1e6) - 3e5);
         if (op < 0.35) {
           writes.push(
-            client.execute(`INSERT INTO ks.kv (k, x, y, i, s, t) VALUES (?, ?, ?, ?, ?, ?)${using}`, [
-              k,
-              x,
-              y,
-              pick(50),
-              pick(100) - 50,
-              r() < 0.1 ? null : `t${pick(30)}`,
-            ], { prepare: true, hints: [null, 'double', 'bigint', 'int', 'smallint', 'text'] }),
+            client.execute(
+              `INSERT INTO ks.kv (k, x, y, i, s, t) VALUES (?, ?, ?, ?, ?, ?)${using}`,
+              [k, x, y, pick(50), pick(100) - 50, r() < 0.1 ? null : `t${pick(30)}`],
+              { prepare: true, hints: [null, 'double', 'bigint', 'int', 'smallint', 'text'] },
+            ),
           );
         } else if (op < 0.45) {
           writes.push(client.execute(`UPDATE ks.kv${using} SET x = ? WHERE k = ?`, [x, k], { prepare: true }));
@@ -156,18 +165,18 @@ describe('Arrow twin: columnar path = row path', () => {
           writes.push(client.execute('DELETE FROM ks.kv WHERE k = ?', [k], { prepare: true }));
         } else if (op < 0.8) {
           writes.push(
-            client.execute(`INSERT INTO ks.cl (k, c, x, y, i, t, m) VALUES (?, ?, ?, ?, ?, ?, ?)${using}`, [
-              pick(12),
-              c,
-              x,
-              y,
-              pick(50),
-              `u${pick(9)}`,
-              r() < 0.5 ? null : new Map([[pick(5), pick(5)]]),
-            ], { prepare: true }),
+            client.execute(
+              `INSERT INTO ks.cl (k, c, x, y, i, t, m) VALUES (?, ?, ?, ?, ?, ?, ?)${using}`,
+              [pick(12), c, x, y, pick(50), `u${pick(9)}`, r() < 0.5 ? null : new Map([[pick(5), pick(5)]])],
+              { prepare: true },
+            ),
           );
         } else if (op < 0.87) {
-          writes.push(client.execute(`UPDATE ks.cl${using} SET i = ? WHERE k = ? AND c = ?`, [pick(50), pick(12), c], { prepare: true }));
+          writes.push(
+            client.execute(`UPDATE ks.cl${using} SET i = ? WHERE k = ? AND c = ?`, [pick(50), pick(12), c], {
+              prepare: true,
+            }),
+          );
         } else if (op < 0.91) {
           writes.push(client.execute('DELETE FROM ks.cl WHERE k = ? AND c = ?', [pick(12), c], { prepare: true }));
         } else if (op < 0.95) {
@@ -186,7 +195,8 @@ describe('Arrow twin: columnar path = row path', () => {
       if (r() < 0.15) await client.execute('SELECT * FROM system_arrow.compact_now');
       for (const [q, params] of QUERIES) await sameOnBothPaths(q, params(r));
       const check = await client.execute('SELECT * FROM system_arrow.consistency');
-      for (const row of check.rows) expect([row.get('table_name'), row.get('first_problem')]).toEqual([row.get('table_name'), null]);
+      for (const row of check.rows)
+        expect([row.get('table_name'), row.get('first_problem')]).toEqual([row.get('table_name'), null]);
     }
     const segments = await client.execute('SELECT * FROM system_arrow.segments');
     expect(segments.rows.length).toBeGreaterThan(0);

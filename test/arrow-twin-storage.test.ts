@@ -117,7 +117,9 @@ async function run(clustered: boolean, seed: number): Promise<void> {
         u = {
           key,
           token: undefined,
-          rows: [{ clustering, clusteringValues, cells: [ttl > 0 ? expiringCell(2, ts, ttl, n, v) : liveCell(2, ts, v)] }],
+          rows: [
+            { clustering, clusteringValues, cells: [ttl > 0 ? expiringCell(2, ts, ttl, n, v) : liveCell(2, ts, v)] },
+          ],
         };
       } else if (op < 0.82) {
         u = { key, token: undefined, rows: [{ clustering, clusteringValues, deletion: { ts, ldt: n } }] };

@@ -80,6 +80,14 @@ describe('DDL', () => {
     expect(byName.get('users_props_idx')!.options).toEqual({ target: 'keys(props)' });
     expect(byName.get('props_entries')!.options).toEqual({ class_name: SAI, target: 'entries(props)' });
 
+    // The driver's own metadata reads them too.
+    const meta = await client.metadata.getTable('ix', 'users');
+    expect(meta!.indexes.map((i) => [i.name, i.target, i.isCustomKind() ? 'custom' : 'composites']).sort()).toEqual([
+      ['age_sai', 'age', 'custom'],
+      ['props_entries', 'entries(props)', 'custom'],
+      ['users_email_idx', 'email', 'composites'],
+      ['users_props_idx', 'keys(props)', 'composites'],
+    ]);
     await expectInvalid(q('CREATE INDEX age_sai ON users (email)'), "Index 'age_sai' already exists");
     await expectInvalid(
       q('CREATE INDEX other ON users (email)'),
@@ -159,16 +167,18 @@ describe('queries', () => {
     await q("CREATE INDEX ON people (age) USING 'sai'");
     await q('CREATE INDEX ON people (tags)');
     await q('CREATE INDEX ON people (keys(props))');
-    for (let i = 0; i < 20; i++) {
-      await q('INSERT INTO people (id, seq, name, age, tags, props) VALUES (?, ?, ?, ?, ?, ?)', [
-        i % 5,
-        i,
-        `n${i % 4}`,
-        20 + i,
-        [`t${i % 3}`],
-        { [`k${i % 2}`]: 'v' },
-      ]);
-    }
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        q('INSERT INTO people (id, seq, name, age, tags, props) VALUES (?, ?, ?, ?, ?, ?)', [
+          i % 5,
+          i,
+          `n${i % 4}`,
+          20 + i,
+          [`t${i % 3}`],
+          { [`k${i % 2}`]: 'v' },
+        ]),
+      ),
+    );
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq'))).toEqual([1, 5, 9, 13, 17]);
     expect(sorted(await col<number>('SELECT seq FROM people WHERE age >= 35', 'seq'))).toEqual([15, 16, 17, 18, 19]);
     expect(sorted(await col<number>('SELECT seq FROM people WHERE age > 30 AND age < 33', 'seq'))).toEqual([11, 12]);
@@ -197,7 +207,8 @@ describe('queries', () => {
     await q("UPDATE people SET name = 'moved' WHERE id = 1 AND seq = 1");
     await q('DELETE FROM people WHERE id = 0 AND seq = 5');
     await q('DELETE name FROM people WHERE id = 4 AND seq = 9');
-    await q("UPDATE people USING TTL 1 SET name = 'n1' WHERE id = 3 AND seq = 3");
+    // TTL 2: at least a second to live (TTL 1 may expire within a millisecond, at a second boundary).
+    await q("UPDATE people USING TTL 2 SET name = 'n1' WHERE id = 3 AND seq = 3");
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq'))).toEqual([3, 13, 17]);
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'moved'", 'seq'))).toEqual([1]);
     await q('UPDATE people SET age = 100 WHERE id = 0 AND seq = 15');
@@ -211,7 +222,7 @@ describe('queries', () => {
     expect(sorted(await col<number>("SELECT seq FROM people WHERE tags CONTAINS 't2'", 'seq'))).toEqual([2, 8, 11, 14]);
     await q('DELETE FROM people WHERE id = 2');
     expect(sorted(await col<number>("SELECT seq FROM people WHERE tags CONTAINS 't2'", 'seq'))).toEqual([8, 11, 14]);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     expect(sorted(await col<number>("SELECT seq FROM people WHERE name = 'n1'", 'seq'))).toEqual([13]);
     // A value changed away and back: the stale entry a query deleted must not hide the new one.
     await q("UPDATE people SET name = 'x1' WHERE id = 3 AND seq = 13");

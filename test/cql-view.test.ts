@@ -93,6 +93,12 @@ describe('DDL', () => {
         ['w', 'regular', -1, 'none'],
       ].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
     );
+    const meta = await client.metadata.getMaterializedView('mv', 'by_v');
+    expect([meta!.tableName, meta!.whereClause, meta!.includeAllColumns]).toEqual([
+      'base',
+      'v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL',
+      false,
+    ]);
     // Rows of one view partition come out in the view's clustering order.
     expect((await q("SELECT k, c FROM by_v WHERE v = 'v1'")).rows.map((r) => [r.k, r.c])).toEqual([
       [2, 5],
@@ -170,8 +176,6 @@ describe('maintenance', () => {
     // Older timestamps lose against the base row, and the view follows the base's winner.
     await q("UPDATE base USING TIMESTAMP 1 SET v = 'old' WHERE k = 0 AND c = 3");
     await expectViewMatchesBase();
-    await q("UPDATE base USING TTL 1 SET v = 'brief' WHERE k = 1 AND c = 4");
-    expect((await q("SELECT c FROM by_v WHERE v = 'brief'")).rows.map((r) => r.c)).toEqual([4]);
     await q(`BEGIN BATCH
       INSERT INTO base (k, c, v, w) VALUES (9, 1, 'b1', 1);
       UPDATE base SET v = 'b2' WHERE k = 9 AND c = 1;
@@ -180,6 +184,11 @@ describe('maintenance', () => {
     APPLY BATCH`);
     await expectViewMatchesBase();
     expect(await tuples("SELECT k, c FROM by_v WHERE v = 'b2'", ['k', 'c'])).toEqual([[9, 1]]);
+    // Conditional updates maintain the view too.
+    await q("INSERT INTO base (k, c, v, w) VALUES (20, 1, 'lwt', 1) IF NOT EXISTS");
+    await q("UPDATE base SET v = 'lwt2' WHERE k = 20 AND c = 1 IF v = 'lwt'");
+    expect(await tuples("SELECT k, c FROM by_v WHERE v = 'lwt2'", ['k', 'c'])).toEqual([[20, 1]]);
+    await expectViewMatchesBase();
     // Many writes to the same rows in one event-loop turn (one group commit).
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
@@ -187,7 +196,10 @@ describe('maintenance', () => {
       ),
     );
     await expectViewMatchesBase();
-    await new Promise((r) => setTimeout(r, 2100));
+    // TTL 2: at least a second to live (TTL 1 may expire within a millisecond, at a second boundary).
+    await q("UPDATE base USING TTL 2 SET v = 'brief' WHERE k = 1 AND c = 4");
+    expect((await q("SELECT c FROM by_v WHERE v = 'brief'")).rows.map((r) => r.c)).toEqual([4]);
+    await new Promise((r) => setTimeout(r, 3100));
     expect((await q("SELECT c FROM by_v WHERE v = 'brief'")).rows).toEqual([]);
     await expectViewMatchesBase();
   });

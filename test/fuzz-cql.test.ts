@@ -219,15 +219,18 @@ function parseOnly(cql: string): void {
 function lexOnly(cql: string): void {
   const tokens = tokenize(cql, true);
   // Tokens come in order, inside the input, and there are not more of them than characters
-  // (plus EOF and an ERROR token or two): the lexer always makes progress.
+  // (plus EOF and an ERROR token or two): the lexer always makes progress. (Plain checks: expect()
+  // per token is too slow for 20,000-token inputs.)
   let at = 0;
   for (const t of tokens) {
-    expect(t.start).toBeGreaterThanOrEqual(at);
-    expect(t.end).toBeGreaterThanOrEqual(t.start);
-    expect(t.end).toBeLessThanOrEqual(cql.length);
+    if (t.start < at || t.end < t.start || t.end > cql.length) {
+      throw new Error(
+        `lexer token out of place: ${t.start}..${t.end} after ${at} in ${JSON.stringify(cql.slice(0, 200))}`,
+      );
+    }
     at = t.start;
   }
-  expect(tokens.length).toBeLessThanOrEqual(cql.length + 3);
+  if (tokens.length > cql.length + 3) throw new Error(`lexer made ${tokens.length} tokens of ${cql.length} chars`);
 }
 
 type Edit = { at: number; del: number; ins: string };
@@ -261,10 +264,7 @@ const truncated = fc.tuple(fc.constantFrom(...STATEMENTS), fc.nat()).map(([s, n]
 
 describe('CQL lexer and parser', () => {
   it('parses every corpus statement (the corpus is right)', () => {
-    for (const s of STATEMENTS) {
-      if (s.startsWith('ALTER TABLE ks.t ADD (a int')) continue; // Cassandra has no parenthesised ADD list in 5.0? checked below
-      parseOnly(s);
-    }
+    for (const s of STATEMENTS) parseStatement(s);
   });
 
   it(
@@ -333,10 +333,8 @@ describe('CQL lexer and parser', () => {
     ];
     for (const c of cases) {
       count('parser: pathological');
-      const t0 = performance.now();
       lexOnly(c);
       parseOnly(c);
-      console.log(c.slice(0, 30), Math.round(performance.now() - t0));
     }
   });
 });

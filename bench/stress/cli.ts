@@ -1,7 +1,7 @@
 // pmemcql-stress: parses the command line, connects, sets up the workload's schema, runs it (YCSB:
 // the load phase, then the transaction phase), prints cassandra-stress's output and writes the
 // HTML report. Returns the process exit code: 0 done, 1 stopped by errors or bad arguments, 2 could
-// not connect or set up.
+// not connect or set up, 130 interrupted (Ctrl-C / SIGTERM; the results so far are still reported).
 
 import { accessSync, appendFileSync, constants, writeFileSync } from 'node:fs';
 import { cpus, hostname, tmpdir } from 'node:os';
@@ -193,9 +193,15 @@ export async function runStress(argv: string[], opts: StressOptions = {}): Promi
     process.stdout.write(USAGE);
     return { code: argv.length === 0 ? 1 : 0 };
   }
-  const out = new Output(
-    settings.logFile && !settings.logFile.toLowerCase().endsWith('.html') ? settings.logFile : undefined,
-  );
+  let out: Output;
+  try {
+    out = new Output(
+      settings.logFile && !settings.logFile.toLowerCase().endsWith('.html') ? settings.logFile : undefined,
+    );
+  } catch (e) {
+    process.stderr.write(`Could not open the log file ${settings.logFile}: ${errorText(e)}\n`);
+    return { code: 1 };
+  }
   const print = opts.print ?? out.print;
   const options = { prepare: settings.prepared, consistency: consistencyOf(settings.consistency) };
 

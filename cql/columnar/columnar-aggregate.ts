@@ -58,7 +58,9 @@ export function decodeNumber(t: CqlType, v: Buffer): number | bigint {
 
 export function encodeNumber(t: CqlType, x: number | bigint): Buffer {
   const name = typeName(t);
-  const b = Buffer.allocUnsafe(name === 'tinyint' ? 1 : name === 'smallint' ? 2 : name === 'int' || name === 'float' ? 4 : 8);
+  const b = Buffer.allocUnsafe(
+    name === 'tinyint' ? 1 : name === 'smallint' ? 2 : name === 'int' || name === 'float' ? 4 : 8,
+  );
   switch (name) {
     case 'tinyint':
       b.writeInt8(Number(BigInt.asIntN(8, BigInt(x))));
@@ -207,7 +209,12 @@ function filtered(view: SegmentView, filters: readonly BoundFilter[]): Selection
 }
 
 /** A row as the selection / row filters see it: values by table column index. */
-function selectedRow(table: TableMetadata, pk: Buffer[], slots: readonly number[], values: (Buffer | null)[]): SelectedRow {
+function selectedRow(
+  table: TableMetadata,
+  pk: Buffer[],
+  slots: readonly number[],
+  values: (Buffer | null)[],
+): SelectedRow {
   const out: (Buffer | null)[] = new Array(table.columns.length).fill(null);
   for (let i = 0; i < table.columns.length; i++) {
     const c = table.columns[i]!;
@@ -232,13 +239,15 @@ export function columnarAggregate(c: AggregateContext): (Buffer | null)[][] {
   const table = plan.table;
   const filters = bindFilters(plan, c.values);
   const ids = plan.regularColumns.map((i) => table.columns[i]!.id);
-  const slots = table.columns.map((col, i) => plan.regularColumns.indexOf(i));
+  const slots = table.columns.map((_col, i) => plan.regularColumns.indexOf(i));
   const views = segmentViews(twin, c.nowInSeconds, c.bounds, ids);
   const projection = new Projection(ids);
   const pkCount = table.partitionKey.length;
   const newAccs = () =>
     plan.outputs.map((o) =>
-      o.kind === 'aggregate' ? new Acc(o, o.column === undefined ? undefined : table.columns[o.column]!.type) : undefined,
+      o.kind === 'aggregate'
+        ? new Acc(o, o.column === undefined ? undefined : table.columns[o.column]!.type)
+        : undefined,
     );
 
   if (!plan.grouped) {
@@ -291,7 +300,7 @@ export function columnarAggregate(c: AggregateContext): (Buffer | null)[][] {
       if (sel !== null && !(sel[i >>> 5]! & (1 << (i & 31)))) continue;
       const pk = pkCols.map((col, j) => cqlBytesAt(col.type, pkData[j]!, i)!);
       const key = serializePartitionKey(pk);
-      if (!g || !prevKey || !prevKey.equals(key)) {
+      if (!g || !prevKey?.equals(key)) {
         g = group(tokens[i]!, key, pk);
         prevKey = key;
       }
@@ -319,5 +328,7 @@ export function columnarAggregate(c: AggregateContext): (Buffer | null)[][] {
   );
   return sorted
     .slice(0, Number.isFinite(c.limit) ? c.limit : undefined)
-    .map((g) => plan.outputs.map((o, k) => (o.kind === 'key' ? g.pk[table.columns[o.column]!.position]! : g.accs[k]!.result())));
+    .map((g) =>
+      plan.outputs.map((o, k) => (o.kind === 'key' ? g.pk[table.columns[o.column]!.position]! : g.accs[k]!.result())),
+    );
 }

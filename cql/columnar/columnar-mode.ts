@@ -4,7 +4,8 @@
 
 export type ColumnarPath = 'auto' | 'row';
 
-let mode: ColumnarPath = process.env.PMEMCQL_COLUMNAR === 'row' || process.env.PMEMCQL_COLUMNAR === 'off' ? 'row' : 'auto';
+let mode: ColumnarPath =
+  process.env.PMEMCQL_COLUMNAR === 'row' || process.env.PMEMCQL_COLUMNAR === 'off' ? 'row' : 'auto';
 
 export function columnarPath(): ColumnarPath {
   return mode;

@@ -88,7 +88,8 @@ export function planColumnar(
   const aggregate = selection.isAggregate || grouped;
   if (grouped) {
     const pk = table.partitionKey.map((c) => table.columns.indexOf(c));
-    if (groupBy.length !== pk.length || groupBy.some((g, i) => g !== pk[i])) return { reason: 'GROUP BY not the partition key' };
+    if (groupBy.length !== pk.length || groupBy.some((g, i) => g !== pk[i]))
+      return { reason: 'GROUP BY not the partition key' };
   }
   const outputs: OutputColumn[] = [];
   if (aggregate) {
@@ -112,7 +113,14 @@ export function planColumnar(
     for (const sel of ast.selectors) if (sel.selectable.kind !== 'column') return { reason: 'selector not a column' };
   }
   return {
-    plan: { table, aggregate, outputs, grouped, filters: where.filters, regularColumns: [...regular].sort((a, b) => a - b) },
+    plan: {
+      table,
+      aggregate,
+      outputs,
+      grouped,
+      filters: where.filters,
+      regularColumns: [...regular].sort((a, b) => a - b),
+    },
   };
 }
 

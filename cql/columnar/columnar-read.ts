@@ -52,7 +52,10 @@ export function tryColumnar(
   const log = ctx.logger;
   if (!('plan' in planned)) {
     pathStats.row++;
-    log.debug?.({ table: `${query.table.keyspace}.${query.table.name}`, path: 'row', reason: planned.reason }, 'select path');
+    log.debug?.(
+      { table: `${query.table.keyspace}.${query.table.name}`, path: 'row', reason: planned.reason },
+      'select path',
+    );
     return undefined;
   }
   const twin = storeOf(ctx, query.table).twin;
@@ -71,7 +74,10 @@ export function tryColumnar(
   } catch (e) {
     if (!(e instanceof ColumnarDecline)) throw e;
     pathStats.declined++;
-    log.debug?.({ table: `${query.table.keyspace}.${query.table.name}`, path: 'row', reason: e.message }, 'select path');
+    log.debug?.(
+      { table: `${query.table.keyspace}.${query.table.name}`, path: 'row', reason: e.message },
+      'select path',
+    );
     return undefined;
   }
 }

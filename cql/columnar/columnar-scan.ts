@@ -13,7 +13,14 @@ import { bindPredicate } from '../restrictions/row-filter.js';
 import type { SelectedRow } from '../selection/selected-row.js';
 import { isMultiCell } from '../types/cql-type.js';
 import type { ColumnarPlan } from './columnar-plan.js';
-import { type BufferRow, bufferRows, ColumnarDecline, type SegmentView, segmentViews, type TokenBounds } from './columnar-sources.js';
+import {
+  type BufferRow,
+  bufferRows,
+  ColumnarDecline,
+  type SegmentView,
+  segmentViews,
+  type TokenBounds,
+} from './columnar-sources.js';
 
 export interface ScanContext {
   readonly plan: ColumnarPlan;
@@ -142,7 +149,8 @@ export function columnarScan(c: ScanContext): ScanResult {
           const slot = plan.regularColumns.indexOf(i);
           if (slot < 0) continue;
           const v = r.row.values[slot] ?? null;
-          values[i] = v === null ? null : Buffer.isBuffer(v) ? v : isMultiCell(col.type) ? complexToBytes(col.type, v) : null;
+          values[i] =
+            v === null ? null : Buffer.isBuffer(v) ? v : isMultiCell(col.type) ? complexToBytes(col.type, v) : null;
         }
       }
       const row: SelectedRow = { values };

@@ -89,7 +89,10 @@ export function segmentViews(
   const out: SegmentView[] = [];
   for (const segment of twin.segments()) {
     const rec = segment.record;
-    if (bounds.start && (bounds.start.inclusive ? rec.lastToken < bounds.start.token : rec.lastToken <= bounds.start.token))
+    if (
+      bounds.start &&
+      (bounds.start.inclusive ? rec.lastToken < bounds.start.token : rec.lastToken <= bounds.start.token)
+    )
       continue;
     if (bounds.end && (bounds.end.inclusive ? rec.firstToken > bounds.end.token : rec.firstToken >= bounds.end.token))
       continue;
@@ -148,7 +151,8 @@ export function bufferRows(
   nowInSeconds: number,
   bounds: TokenBounds,
   pkCount: number,
-  visit: (r: BufferRow) => boolean | undefined | void,
+  /** Returns false to stop. */
+  visit: (r: BufferRow) => unknown,
   resume?: { token: bigint; key: Buffer },
 ): void {
   const source = new TwinRowSource(twin.table);
@@ -170,7 +174,8 @@ export function bufferRows(
       if (bounds.start && (bounds.start.inclusive ? token < bounds.start.token : token <= bounds.start.token)) continue;
       if (bounds.end && (bounds.end.inclusive ? token > bounds.end.token : token >= bounds.end.token)) return;
       const key = mapKey.subarray(8);
-      if (resume && (token < resume.token || (token === resume.token && Buffer.compare(key, resume.key) <= 0))) continue;
+      if (resume && (token < resume.token || (token === resume.token && Buffer.compare(key, resume.key) <= 0)))
+        continue;
       const ref = source.read(mapKey, rowKey);
       if (!ref) continue;
       const row = projection.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, nowInSeconds);

@@ -14,16 +14,25 @@ import { clusterColumns, clusterRow } from './cluster-description.js';
 import { describePagingOffset, encodeDescribePagingState } from './describe-paging.js';
 import { compareIgnoreCase } from './java-ordering.js';
 import {
+  aggregateElement,
   elementColumns,
+  findIndexedTable,
+  functionElement,
+  indexElement,
   isSystemKeyspace,
   keyspaceElement,
   keyspaceElements,
   type SchemaElement,
+  sortElements,
+  sortedAggregates,
+  sortedFunctions,
   sortedKeyspaces,
   sortedTables,
   sortedTypes,
   tableElement,
+  tableIndexElements,
   typeElement,
+  viewElement,
 } from './schema-elements.js';
 
 function column(name: string): ColumnSpec {
@@ -120,9 +129,9 @@ export class DescribeStatement implements CqlStatement {
       case 'types':
         return this.list(this.listed(catalog, current, sortedTypes));
       case 'functions':
+        return this.list(this.listed(catalog, current, sortedFunctions));
       case 'aggregates':
-        // No user-defined functions or aggregates exist yet; the keyspace in use must still exist.
-        return this.list(this.listed(catalog, current, () => []));
+        return this.list(this.listed(catalog, current, sortedAggregates));
       case 'schema':
         return this.elements(
           sortedKeyspaces(catalog)
@@ -141,21 +150,24 @@ export class DescribeStatement implements CqlStatement {
       }
       case 'function': {
         const ks = elementKeyspace(catalog, target.name.keyspace, current);
-        throw new InvalidRequest(`User defined function '${target.name.name}' not found in '${ks.name}'`);
+        const found = [...(ks.functions?.values() ?? [])].filter((f) => f.name === target.name.name);
+        if (found.length === 0) {
+          throw new InvalidRequest(`User defined function '${target.name.name}' not found in '${ks.name}'`);
+        }
+        return this.elements(sortElements(found.map(functionElement)));
       }
       case 'aggregate': {
         const ks = elementKeyspace(catalog, target.name.keyspace, current);
-        throw new InvalidRequest(`User defined aggregate '${target.name.name}' not found in '${ks.name}'`);
+        const found = [...(ks.aggregates?.values() ?? [])].filter((a) => a.name === target.name.name);
+        if (found.length === 0) {
+          throw new InvalidRequest(`User defined aggregate '${target.name.name}' not found in '${ks.name}'`);
+        }
+        return this.elements(sortElements(found.map(aggregateElement)));
       }
-      case 'index': {
-        // No secondary indexes exist yet, so no table holds this one.
-        const ks = elementKeyspace(catalog, target.name.keyspace, current);
-        throw new InvalidRequest(`Table for existing index '${target.name.name}' not found in '${ks.name}'`);
-      }
-      case 'materializedView': {
-        const ks = elementKeyspace(catalog, target.name.keyspace, current);
-        throw new InvalidRequest(`Materialized view '${target.name.name}' not found in '${ks.name}'`);
-      }
+      case 'index':
+        return this.elements(this.describeIndex(catalog, target.name, current));
+      case 'materializedView':
+        return this.elements(this.describeView(catalog, target.name, current));
       case 'generic':
         return this.elements(this.generic(catalog, target.name, current));
     }
@@ -176,7 +188,22 @@ export class DescribeStatement implements CqlStatement {
     const ks = elementKeyspace(catalog, name.keyspace, current);
     const table = ks.tables.get(name.name);
     if (!table) throw new InvalidRequest(`Table '${name.name}' not found in keyspace '${ks.name}'`);
-    return [tableElement(ks, table)];
+    // As Cassandra: the table, then its indexes (its views are not included).
+    return [tableElement(ks, table), ...tableIndexElements(table)];
+  }
+
+  private describeIndex(catalog: SchemaCatalog, name: QualifiedName, current: string | undefined): SchemaElement[] {
+    const ks = elementKeyspace(catalog, name.keyspace, current);
+    const found = findIndexedTable(ks, name.name);
+    if (!found) throw new InvalidRequest(`Table for existing index '${name.name}' not found in '${ks.name}'`);
+    return [indexElement(found.table, found.index)];
+  }
+
+  private describeView(catalog: SchemaCatalog, name: QualifiedName, current: string | undefined): SchemaElement[] {
+    const ks = elementKeyspace(catalog, name.keyspace, current);
+    const view = ks.views?.get(name.name);
+    if (!view) throw new InvalidRequest(`Materialized view '${name.name}' not found in '${ks.name}'`);
+    return [viewElement(view)];
   }
 
   /** `DESCRIBE name`: a keyspace, else a table, index or view of the keyspace named or in use. */
@@ -189,8 +216,9 @@ export class DescribeStatement implements CqlStatement {
       keyspace = current ?? name.name;
     }
     const ks = validateKeyspace(catalog, keyspace);
-    const table = ks.tables.get(name.name);
-    if (table) return [tableElement(ks, table)];
+    if (ks.tables.has(name.name)) return this.describeTable(catalog, { keyspace, name: name.name }, current);
+    if (findIndexedTable(ks, name.name)) return this.describeIndex(catalog, { keyspace, name: name.name }, current);
+    if (ks.views?.has(name.name)) return this.describeView(catalog, { keyspace, name: name.name }, current);
     throw new InvalidRequest(`'${name.name}' not found in keyspace '${keyspace}'`);
   }
 

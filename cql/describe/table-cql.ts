@@ -83,7 +83,7 @@ function double(n: number): string {
 }
 
 /** TableParams.appendCqlTo (5.0): alphabetical except `memtable`, which Cassandra prints after compression. */
-export function appendTableParams(b: CqlBuilder, o: TableOptions): void {
+export function appendTableParams(b: CqlBuilder, o: TableOptions, isView = false): void {
   const extensions: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.extensions)) extensions[k] = `0x${Buffer.from(v).toString('hex')}`;
   b.append('additional_write_policy = ')
@@ -111,10 +111,10 @@ export function appendTableParams(b: CqlBuilder, o: TableOptions): void {
     .appendWithSingleQuotes(o.memtable)
     .newLine()
     .append(`AND crc_check_chance = ${double(o.crc_check_chance)}`)
-    .newLine()
-    .append(`AND default_time_to_live = ${o.default_time_to_live}`)
-    .newLine()
-    .append('AND extensions = ')
+    .newLine();
+  // Views have no default_time_to_live of their own (TableParams.appendCqlTo(builder, isView)).
+  if (!isView) b.append(`AND default_time_to_live = ${o.default_time_to_live}`).newLine();
+  b.append('AND extensions = ')
     .appendMap(extensions, false)
     .newLine()
     .append(`AND gc_grace_seconds = ${o.gc_grace_seconds}`)
@@ -132,6 +132,47 @@ export function appendTableParams(b: CqlBuilder, o: TableOptions): void {
     .newLine()
     .append('AND speculative_retry = ')
     .appendWithSingleQuotes(o.speculative_retry);
+}
+
+function keyColumns(t: TableMetadata, kind: 'partition_key' | 'clustering'): ColumnMetadata[] {
+  return t.columns.filter((c) => c.kind === kind).sort((a, c) => a.position - c.position);
+}
+
+/** TableMetadata.appendPrimaryKey: `PRIMARY KEY ((pk1, pk2), ck1, ck2)` and a new line. */
+export function appendPrimaryKey(b: CqlBuilder, t: TableMetadata): void {
+  const pk = keyColumns(t, 'partition_key');
+  const ck = keyColumns(t, 'clustering');
+  const partition = pk.length > 1 ? `(${pk.map((c) => maybeQuote(c.name)).join(', ')})` : maybeQuote(pk[0]!.name);
+  const clustering = ck.map((c) => `, ${maybeQuote(c.name)}`).join('');
+  b.append(`PRIMARY KEY (${partition}${clustering})`).newLine();
+}
+
+/** TableMetadata.appendTableOptions: ID (with internals), CLUSTERING ORDER BY, the parameters, `;`. */
+export function appendTableOptions(
+  b: CqlBuilder,
+  t: TableMetadata,
+  opts: { readonly virtual: boolean; readonly withInternals: boolean; readonly isView: boolean },
+): void {
+  if (opts.withInternals) b.append(`ID = ${t.id}`).newLine().append('AND ');
+  const ck = keyColumns(t, 'clustering');
+  if (ck.length > 0) {
+    const order = ck.map((c) => `${maybeQuote(c.name)} ${c.clusteringOrder === 'desc' ? 'DESC' : 'ASC'}`).join(', ');
+    b.append(`CLUSTERING ORDER BY (${order})`).newLine().append('AND ');
+  }
+  if (opts.virtual) b.append('comment = ').appendWithSingleQuotes(t.options.comment);
+  else appendTableParams(b, t.options, opts.isView);
+  b.append(';');
+}
+
+/** Columns.selectOrderIterator within statics, then regulars: by name only (simple and complex mixed). */
+export function columnsInSelectOrder(t: TableMetadata): ColumnMetadata[] {
+  const byName = (a: ColumnMetadata, b: ColumnMetadata) => compareColumnNames(a.name, b.name);
+  return [
+    ...keyColumns(t, 'partition_key'),
+    ...keyColumns(t, 'clustering'),
+    ...t.columns.filter((c) => c.kind === 'static').sort(byName),
+    ...t.columns.filter((c) => c.kind === 'regular').sort(byName),
+  ];
 }
 
 export interface TableCqlOptions {
@@ -171,22 +212,11 @@ export function tableCql(t: TableMetadata, { virtual, withInternals }: TableCqlO
     if (!singleColumnKey || i < dropped.length - 1) b.append(',');
     b.newLine();
   });
-  if (!singleColumnKey) {
-    const partition = pk.length > 1 ? `(${pk.map((c) => maybeQuote(c.name)).join(', ')})` : maybeQuote(pk[0]!.name);
-    const clustering = ck.map((c) => `, ${maybeQuote(c.name)}`).join('');
-    b.append(`PRIMARY KEY (${partition}${clustering})`).newLine();
-  }
+  if (!singleColumnKey) appendPrimaryKey(b, t);
   b.decreaseIndent().append(')');
 
   b.append(' WITH ').increaseIndent();
-  if (withInternals) b.append(`ID = ${t.id}`).newLine().append('AND ');
-  if (ck.length > 0) {
-    const order = ck.map((c) => `${maybeQuote(c.name)} ${c.clusteringOrder === 'desc' ? 'DESC' : 'ASC'}`).join(', ');
-    b.append(`CLUSTERING ORDER BY (${order})`).newLine().append('AND ');
-  }
-  if (virtual) b.append('comment = ').appendWithSingleQuotes(t.options.comment);
-  else appendTableParams(b, t.options);
-  b.append(';');
+  appendTableOptions(b, t, { virtual, withInternals, isView: false });
   b.decreaseIndent();
   if (virtual) b.newLine().append('*/');
 

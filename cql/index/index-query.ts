@@ -64,7 +64,10 @@ export class IndexQuery {
     specs: BindSpecs,
   ) {
     this.keyRelations = relations.filter((r) => r.kind !== 'element');
-    const indexes = (table.indexes ?? []).map((i) => new IndexTerms(table, i)).filter((t) => t.keepsEntries);
+    const indexes = (table.indexes ?? [])
+      .filter((i) => table.columns.some((c) => c.name === i.column))
+      .map((i) => new IndexTerms(table, i))
+      .filter((t) => t.keepsEntries);
     for (const r of relations) {
       if (r.kind !== 'element') continue;
       this.elementFilters.push(this.elementFilter(r, specs));

@@ -270,7 +270,14 @@ export class UserTableRead {
       return true;
     };
 
-    if (this.indexQuery.chosen && !this.where.hasPartitionKey && !this.where.hasTokenRestrictions) {
+    // GROUP BY and DISTINCT need rows in partition order: those scan (the filters keep the same rows).
+    if (
+      this.indexQuery.chosen &&
+      !this.where.hasPartitionKey &&
+      !this.where.hasTokenRestrictions &&
+      !grouped &&
+      !this.distinct
+    ) {
       if (this.where.hasClusteringRestrictions) {
         const ranges = this.where.clusteringRanges(values);
         rangeFilter = (c: Buffer) => ranges.some((r) => inSlice(c, r.start, r.end));

@@ -61,4 +61,3 @@ export const ARROW_KEYSPACE_DEFINITION: SystemKeyspaceDefinition = {
     },
   ],
 };
-

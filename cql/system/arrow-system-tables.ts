@@ -6,10 +6,10 @@
 // SELECT path for the differential test and the benchmark.
 
 import type { StorageEngine } from '../../storage/storage-engine.js';
+import { tokenOfMapKey } from '../../storage/table-layout.js';
 import type { TableStore } from '../../storage/table-store.js';
 import { checkTwin } from '../../storage/twin/twin-check.js';
 import { splitTwinKey } from '../../storage/twin/twin-keys.js';
-import { tokenOfMapKey } from '../../storage/table-layout.js';
 import { columnarPath, setColumnarPath } from '../columnar/columnar-mode.js';
 import { pathStats } from '../columnar/columnar-read.js';
 import { catalogTwinSchemaSource, hasTwin } from '../columnar/twin-schema-source.js';

@@ -18,18 +18,36 @@ export function isJsonObject(v: JsonValue): v is { object: ReadonlyMap<string, J
   return typeof v === 'object' && v !== null && 'object' in v;
 }
 
+/**
+ * Deepest nesting accepted, as Jackson's StreamReadConstraints default (1000) in Cassandra 5.0.
+ * Robustness fix (issue 6, fuzzing): without it "[[[[..." thousands deep overflowed the stack and
+ * came back as a RangeError (a SERVER_ERROR) instead of an InvalidRequest.
+ */
+const MAX_JSON_DEPTH = 1000;
+
 /** Parses JSON text; throws InvalidRequest("Could not decode JSON string ...") on malformed input. */
 export function parseJson(text: string): JsonValue {
   let i = 0;
+  let depth = 0;
   const fail = (): never => {
     throw new InvalidRequest(`Could not decode JSON string '${text}'`);
   };
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
   };
+  // Issue 6: every nested value goes through here; `depth` counts the enclosing ones.
   const value = (): JsonValue => {
+    depth++;
+    try {
+      return valueAt();
+    } finally {
+      depth--;
+    }
+  };
+  const valueAt = (): JsonValue => {
     ws();
     const c = text[i];
+    if ((c === '{' || c === '[') && depth > MAX_JSON_DEPTH) fail(); // issue 6: bounded nesting
     if (c === '{') {
       i++;
       const object = new Map<string, JsonValue>();

@@ -14,22 +14,23 @@ export function bigintFromTwosComplement(b: Uint8Array, start = 0, end = b.lengt
 }
 
 export function bigintToTwosComplement(v: bigint): Buffer {
-  // Minimal byte count so that the sign bit is right.
-  let n = 1;
+  // Robustness fix (issue 6, fuzzing): the former loop shifted the value 8 bits at a time, which is
+  // quadratic in its size (a 64 KiB varint took 3 s, a 1 MiB literal minutes of blocked event loop).
+  // Hex conversion of a bigint is linear. Minimal byte count so that the sign bit is right.
   const neg = v < 0n;
-  let x = neg ? -v - 1n : v;
-  x >>= 7n;
-  while (x > 0n) {
-    n++;
-    x >>= 8n;
+  const x = neg ? -v - 1n : v;
+  let bits = 0;
+  if (x > 0n) {
+    const hex = x.toString(16);
+    bits = (hex.length - 1) * 4 + (32 - Math.clz32(Number.parseInt(hex[0]!, 16)));
   }
-  const out = Buffer.allocUnsafe(n);
-  let y = BigInt.asUintN(n * 8, v);
-  for (let i = n - 1; i >= 0; i--) {
-    out[i] = Number(y & 0xffn);
-    y >>= 8n;
-  }
-  return out;
+  const n = Math.floor(bits / 8) + 1;
+  return Buffer.from(
+    BigInt.asUintN(n * 8, v)
+      .toString(16)
+      .padStart(n * 2, '0'),
+    'hex',
+  );
 }
 
 /** Length of the minimal two's complement form of the bytes (dropping redundant leading 0x00/0xff). */

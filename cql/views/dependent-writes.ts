@@ -51,6 +51,8 @@ function build(ctx: ExecutionContext, ks: KeyspaceMetadata, prepared: TableMetad
   if (!table || table.id !== prepared.id) return null;
   const indexes: { terms: IndexTerms; store: TableStore }[] = [];
   for (const index of table.indexes ?? []) {
+    // An index whose column was dropped (ALTER TABLE should refuse it) maintains nothing rather than failing writes.
+    if (!table.columns.some((c) => c.name === index.column)) continue;
     const terms = new IndexTerms(table, index);
     if (!terms.keepsEntries) continue;
     const store = ctx.storage.table(indexStorageIdBytes(index));

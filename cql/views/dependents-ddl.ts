@@ -49,3 +49,9 @@ export async function truncateDependents(
   for (const index of table.indexes ?? []) await ctx.storage.table(indexStorageIdBytes(index))?.truncate();
   for (const view of viewsOf(ks, table)) await ctx.storage.table(tableIdBytes(view.table))?.truncate();
 }
+
+/** After DROP KEYSPACE: the storage of every index and view it held. */
+export async function dropKeyspaceDependents(ctx: ExecutionContext, ks: KeyspaceMetadata): Promise<void> {
+  for (const table of ks.tables.values()) await dropIndexStorage(ctx, table);
+  for (const view of ks.views?.values() ?? []) await ctx.storage.dropTable(tableIdBytes(view.table));
+}

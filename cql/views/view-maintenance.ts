@@ -34,6 +34,7 @@ function nextViewTimestamp(): number {
 type Source =
   | { kind: 'partition_key'; position: number }
   | { kind: 'clustering'; position: number }
+  /** slot -1: the base column was dropped (ALTER TABLE should refuse that): always null. */
   | { kind: 'regular'; slot: number };
 
 /** A base row touched by a write: its partition and clustering. */
@@ -67,7 +68,7 @@ export class ViewMaintainer {
     );
     const sourceOf = (name: string): Source => {
       const c = base.columns.find((x) => x.name === name);
-      if (!c) throw new Error(`view ${view.name}: no base column ${name}`);
+      if (!c) return { kind: 'regular', slot: -1 };
       if (c.kind === 'partition_key') return { kind: 'partition_key', position: c.position };
       if (c.kind === 'clustering') return { kind: 'clustering', position: c.position };
       return { kind: 'regular', slot: baseRegular.indexOf(c) };

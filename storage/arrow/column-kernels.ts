@@ -310,11 +310,6 @@ export function sumFloats(data: Data, sel: Selection): FloatSum {
 
 // ---- min / max --------------------------------------------------------------------------------
 
-export interface Extreme<T> {
-  /** undefined: no selected non-null value. */
-  value: T | undefined;
-}
-
 /** Result of the float extreme loops: [extreme, NaN count]. */
 const extremeOut = new Float64Array(2);
 
@@ -585,6 +580,31 @@ function neWords(v: NumArray, full: number, c: number, out: Int32Array): void {
   }
 }
 
+/**
+ * Predicate bits of `v op c` over int64 values as (low, high) halves, branch-free: gt / lt / eq of each value,
+ * combined by which of them the operator accepts.
+ */
+function int64Words32(w32: Int32Array, n: number, op: CompareOp, ch: number, cl: number, out: Int32Array): void {
+  const wantGt = op === '>' || op === '>=' || op === '!=' ? 1 : 0;
+  const wantLt = op === '<' || op === '<=' || op === '!=' ? 1 : 0;
+  const wantEq = op === '=' || op === '>=' || op === '<=' ? 1 : 0;
+  const words = wordCount(n);
+  for (let w = 0; w < words; w++) {
+    const b = w << 5;
+    const end = Math.min(32, n - b);
+    let m = 0;
+    for (let j = 0; j < end; j++) {
+      const h = w32[2 * (b + j) + 1]!;
+      const l = w32[2 * (b + j)]! >>> 0;
+      const sameHigh = +(h === ch);
+      const gt = +(h > ch) | (sameHigh & +(l > cl));
+      const lt = +(h < ch) | (sameHigh & +(l < cl));
+      m |= ((gt & wantGt) | (lt & wantLt) | ((1 ^ (gt | lt)) & wantEq)) << j;
+    }
+    out[w] = m;
+  }
+}
+
 /** Predicate bits of `v op c` for every row (c: not zero, not NaN for floats). */
 function predicateWords(v: NumArray, n: number, op: CompareOp, c: number, out: Int32Array): void {
   const full = n >>> 5;
@@ -624,13 +644,7 @@ export function filterCompare(data: Data, op: CompareOp, constant: number | bigi
     const c = BigInt.asIntN(64, BigInt(constant));
     const ch = Number(c >> 32n);
     const cl = Number(c & 0xffffffffn);
-    const w32 = int64Words(data);
-    for (let i = 0; i < n; i++) {
-      const h = w32[2 * i + 1]!;
-      const l = w32[2 * i]! >>> 0;
-      const cmp = h !== ch ? (h < ch ? -1 : 1) : l < cl ? -1 : l > cl ? 1 : 0;
-      if (accepts(op, cmp)) out[i >>> 5]! |= 1 << (i & 31);
-    }
+    int64Words32(int64Words(data), n, op, ch, cl, out);
   } else {
     const floats = kind === 'float32' || kind === 'float64';
     const c = floats ? Number(constant) : Number(constant) + 0; // integers have no -0
@@ -676,7 +690,10 @@ function primeKernels(): void {
     narrowExtreme(i32, n, sel, true);
     narrowExtreme(i32, n, null, false);
     const words = new Int32Array(3);
-    for (const op of ['=', '!=', '<', '<=', '>', '>='] as const) predicateWords(f64, n, op, 1, words);
+    for (const op of ['=', '!=', '<', '<=', '>', '>='] as const) {
+      predicateWords(f64, n, op, 1, words);
+      int64Words32(i64, n, op, 0, 1, words);
+    }
   }
 }
 primeKernels();

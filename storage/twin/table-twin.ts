@@ -3,7 +3,7 @@
 // touchKey/touchPartition while staging, so every twin change lands in the SAME transaction as the row change.
 // In-memory state (segments, deletion vectors) mirrors committed data only: it changes in commit hooks.
 
-import { type DeletionVector as DV, DeletionVector, ROWS_PER_CHUNK } from '../arrow/deletion-vector.js';
+import { DeletionVector, type DeletionVector as DV, ROWS_PER_CHUNK } from '../arrow/deletion-vector.js';
 import { type OpenSegment, openSegment } from '../arrow/segment-reader.js';
 import type { CommitContext } from '../commit-context.js';
 import type { MapHandle, NativePool } from '../native-pool.js';

@@ -4,8 +4,8 @@
 // and a pointed-to row's columns in the segment equal the row store's.
 
 import type { TwinColumn } from '../arrow/arrow-schema.js';
-import { cqlBytesAt } from '../arrow/cql-value-decoder.js';
 import { META_COLUMN_ID } from '../arrow/arrow-schema.js';
+import { cqlBytesAt } from '../arrow/cql-value-decoder.js';
 import type { ColumnValue } from '../row-projection.js';
 import { Projection } from '../row-projection.js';
 import { tokenOfMapKey } from '../table-layout.js';

@@ -8,10 +8,10 @@ import { type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
 import { buildSegment, type CellLookup, type TwinRow } from '../arrow/segment-builder.js';
 import { openSegment } from '../arrow/segment-reader.js';
-import { tokenOfMapKey } from '../table-layout.js';
 import { deserializePartitionKey } from '../partition-key.js';
-import { decodeRow } from '../row-codec.js';
+import { ByteReader, readRowPrefix } from '../row-codec.js';
 import { type ComplexValue, Projection } from '../row-projection.js';
+import { tokenOfMapKey } from '../table-layout.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
 import {
@@ -60,6 +60,10 @@ export class TwinFlush implements FlushWatch {
   private readonly layout: TwinLayout;
   private readonly projection: Projection;
   private readonly source: TwinRowSource;
+  private readonly reader = new ByteReader(Buffer.alloc(0), 0);
+  /** Time spent building the segment and in the commit transaction (for profiles). */
+  buildMs = 0;
+  applyMs = 0;
   private readonly started = performance.now();
 
   constructor(
@@ -122,7 +126,8 @@ export class TwinFlush implements FlushWatch {
       }
       if (ts !== null && ts !== undefined && ts > writetime) writetime = ts;
     };
-    const stored = decodeRow(ref.buf, ref.offset);
+    this.reader.reset(ref.buf, ref.offset);
+    const stored = readRowPrefix(this.reader);
     const lv = stored.liveness;
     const dts = Math.max(ref.shadowTs, stored.deletion ? stored.deletion.ts : Number.NEGATIVE_INFINITY);
     if (lv && lv.ts > dts && (lv.ttl === 0 || now < lv.expiry)) note(lv.ttl === 0 ? null : lv.expiry - now, lv.ts);
@@ -174,7 +179,9 @@ export class TwinFlush implements FlushWatch {
     let ipc: Uint8Array | undefined;
     const isTouched = (i: number) => this.touched.has(this.keys[i]!.toString('latin1'));
     if (this.rows.length > 0) {
+      const b0 = performance.now();
       const built = buildSegment(this.layout, this.rows);
+      this.buildMs = performance.now() - b0;
       ipc = built.ipc;
       const id = twin.allocateSegmentId();
       const n = this.rows.length;
@@ -203,7 +210,9 @@ export class TwinFlush implements FlushWatch {
       batch.del(h.buffer, this.keys[i]!);
       removed++;
     }
+    const a0 = performance.now();
     if (batch.size > 0) pool.apply(batch);
+    this.applyMs = performance.now() - a0;
     if (record && dv) twin.addSegment(record, dv, ipc && ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined);
     twin.bufferBaseline = kept;
     twin.bytesSinceFlush = 0;

@@ -35,7 +35,7 @@ export class TwinRowSource {
       if (rowAt >= v.length) return undefined;
       return { buf: v, offset: rowAt, clustering: EMPTY, shadowTs };
     }
-    if (!this.lastKey || !this.lastKey.equals(mapKey)) {
+    if (!this.lastKey?.equals(mapKey)) {
       this.lastKey = mapKey;
       this.lastMap = pool.getChild(this.t.partitionsHandle, mapKey);
       const h = this.lastMap === 0 ? undefined : pool.get(this.lastMap, HEADER_KEY);

@@ -1,0 +1,113 @@
+// Where a twin flush spends its time (storage only, no server): N rows written in batches, then one synchronous
+// flush, split into its phases by wrapping the flush's steps.
+//   npx tsc -p tsconfig.json && node dist/bench/arrow-twin-flush-profile.js [rows]
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { native } from '../cql/types/cql-type.js';
+import type { TwinColumn } from '../storage/arrow/arrow-schema.js';
+import { openSegment } from '../storage/arrow/segment-reader.js';
+import { liveCell, rowLiveness } from '../storage/mutation.js';
+import { StorageEngine } from '../storage/storage-engine.js';
+import { startFlush } from '../storage/twin/twin-flush.js';
+
+const N = Number(process.argv[2] ?? 65536);
+const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-flushprof-'));
+const cols: TwinColumn[] = [
+  { name: 'k', id: 0, kind: 'partition_key', type: native('bigint'), position: 0 },
+  { name: 'x', id: 1, kind: 'regular', type: native('double'), position: -1 },
+  { name: 'y', id: 2, kind: 'regular', type: native('double'), position: -1 },
+  { name: 'i', id: 3, kind: 'regular', type: native('int'), position: -1 },
+  { name: 't', id: 4, kind: 'regular', type: native('text'), position: -1 },
+];
+
+async function main(): Promise<void> {
+  const engine = StorageEngine.open({ path: join(dir, 'pool'), size: 2 ** 30, twin: { autoFlush: false } });
+  engine.setTwinSchemaSource(() => ({ columns: cols, complexToBytes: () => null }));
+  const store = await engine.createTable(Buffer.alloc(16, 1), { clustered: false });
+  const now = Math.floor(Date.now() / 1000);
+  const d = (v: number) => {
+    const b = Buffer.allocUnsafe(8);
+    b.writeDoubleBE(v);
+    return b;
+  };
+  let t = performance.now();
+  for (let k0 = 0; k0 < N; k0 += 1000) {
+    const ps: Promise<void>[] = [];
+    for (let k = k0; k < Math.min(N, k0 + 1000); k++) {
+      const key = Buffer.allocUnsafe(8);
+      key.writeBigInt64BE(BigInt(k));
+      const i = Buffer.allocUnsafe(4);
+      i.writeInt32BE(k % 1000);
+      ps.push(
+        store.applyMutations(
+          [
+            {
+              key,
+              token: undefined,
+              rows: [
+                {
+                  clustering: Buffer.alloc(0),
+                  liveness: rowLiveness(k + 1, 0, now),
+                  cells: [
+                    liveCell(1, k + 1, d(k)),
+                    liveCell(2, k + 1, d(k * 3)),
+                    liveCell(3, k + 1, i),
+                    liveCell(4, k + 1, Buffer.from(`text-${k % 1000}`)),
+                  ],
+                },
+              ],
+            },
+          ],
+          now,
+        ),
+      );
+    }
+    await Promise.all(ps);
+  }
+  console.log(`write ${N} rows: ${(performance.now() - t).toFixed(0)} ms`);
+  const f = startFlush(store.twin!)!;
+  t = performance.now();
+  const proto = Object.getPrototypeOf(f) as Record<string, (...a: unknown[]) => unknown>;
+  const commit = proto.commit!;
+  let commitMs = 0;
+  proto.commit = function (this: unknown, ...a: unknown[]) {
+    const c0 = performance.now();
+    const r = commit.apply(this, a);
+    commitMs = performance.now() - c0;
+    return r;
+  };
+  while (!f.step(4096)) {}
+  const total = performance.now() - t;
+  console.log(
+    `flush total ${total.toFixed(0)} ms: reading rows ${(total - commitMs).toFixed(0)} ms, build + commit ${commitMs.toFixed(0)} ms (build ${f.buildMs.toFixed(0)}, apply ${f.applyMs.toFixed(0)})`,
+  );
+  // Reading a segment back: the addon's get copies the value into a fresh Buffer (no zero-copy view yet).
+  const twin = store.twin!;
+  const seg = twin.segments()[0]!;
+  const key = Buffer.allocUnsafe(4);
+  key.writeUInt32BE(seg.id, 0);
+  let best = Number.POSITIVE_INFINITY;
+  let bytes = 0;
+  for (let r = 0; r < 5; r++) {
+    const g0 = performance.now();
+    const b = twin.pool.get(twin.handles.segments, key)!;
+    best = Math.min(best, performance.now() - g0);
+    bytes = b.length;
+  }
+  const o0 = performance.now();
+  const opened = openSegment(twin.pool.get(twin.handles.segments, key)!);
+  const openMs = performance.now() - o0;
+  console.log(
+    `segment of ${seg.record.rows} rows, ${(bytes / 2 ** 20).toFixed(1)} MiB: pool get (copy) ${best.toFixed(2)} ms ` +
+      `(${(bytes / 2 ** 30 / (best / 1000)).toFixed(1)} GiB/s); get + open ${openMs.toFixed(2)} ms, zeroCopy ${opened.zeroCopy}`,
+  );
+  engine.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
