@@ -2,7 +2,7 @@
 
 import { AlreadyExists, InvalidRequest } from '../errors.js';
 import { toLiteral } from '../execution/bound-term.js';
-import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import type { ExecutionContext } from '../execution/cql-statement.js';
 import { functionOverloads } from '../functions/native-functions.js';
 import { checkCompiles } from '../functions/user-function-call.js';
 import {
@@ -18,31 +18,14 @@ import {
   type RawType,
   resolveType,
 } from '../parser/ast.js';
-import type { ClientState, ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
+import type { ClientState, ResultMessage } from '../query-handler.js';
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
-import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
 import { type CqlType, cqlTypeToString } from '../types/cql-type.js';
 import { literalToBytes } from '../types/literal-parser.js';
 import { formatValue } from '../types/value-formatter.js';
 import { publishSchemaChange } from './schema-change.js';
-import { resolveKeyspace } from './table-resolution.js';
+import { modifiableKeyspace, SchemaStatement } from './schema-statement.js';
 import { udtResolver } from './table-statements.js';
-
-abstract class FunctionDdl implements CqlStatement {
-  readonly bindSpecs: readonly ColumnSpec[] = [];
-  readonly partitionKeyIndices: readonly number[] = [];
-  readonly resultColumns: readonly ColumnSpec[] = [];
-  readonly isSchemaChange = true;
-  abstract execute(ctx: ExecutionContext, state: ClientState, options: QueryOptions): Promise<ResultMessage>;
-}
-
-function keyspaceOf(ctx: ExecutionContext, name: string | undefined, state: ClientState): KeyspaceMetadata {
-  const ksName = resolveKeyspace(name, state.keyspace);
-  if (SYSTEM_KEYSPACE_NAMES.has(ksName)) throw new InvalidRequest(`${ksName} keyspace is not user-modifiable`);
-  const ks = ctx.catalog.keyspace(ksName);
-  if (!ks) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
-  return ks;
-}
 
 function types(ks: KeyspaceMetadata, raw: readonly RawType[]): CqlType[] {
   return raw.map((t) => resolveType(t, udtResolver(ks)));
@@ -61,13 +44,13 @@ function sameTypes(a: readonly CqlType[], b: readonly CqlType[]): boolean {
   return a.length === b.length && a.every((t, i) => cqlTypeToString(t) === cqlTypeToString(b[i]!));
 }
 
-export class CreateFunctionStatement extends FunctionDdl {
+export class CreateFunctionStatement extends SchemaStatement {
   constructor(readonly ast: CreateFunctionAst) {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
     const ast = this.ast;
-    const ks = keyspaceOf(ctx, ast.function.keyspace, state);
+    const ks = modifiableKeyspace(ctx, ast.function.keyspace, state);
     const name = ast.function.name;
     if (ast.language !== 'javascript') {
       throw new InvalidRequest(
@@ -125,12 +108,12 @@ export class CreateFunctionStatement extends FunctionDdl {
   }
 }
 
-export class DropFunctionStatement extends FunctionDdl {
+export class DropFunctionStatement extends SchemaStatement {
   constructor(readonly ast: DropFunctionAst) {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const ks = keyspaceOf(ctx, this.ast.function.keyspace, state);
+    const ks = modifiableKeyspace(ctx, this.ast.function.keyspace, state);
     const name = this.ast.function.name;
     let candidates = userFunctionsNamed(ks, name);
     if (this.ast.argTypes) {
@@ -166,13 +149,13 @@ export class DropFunctionStatement extends FunctionDdl {
   }
 }
 
-export class CreateAggregateStatement extends FunctionDdl {
+export class CreateAggregateStatement extends SchemaStatement {
   constructor(readonly ast: CreateAggregateAst) {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
     const ast = this.ast;
-    const ks = keyspaceOf(ctx, ast.aggregate.keyspace, state);
+    const ks = modifiableKeyspace(ctx, ast.aggregate.keyspace, state);
     const name = ast.aggregate.name;
     const argTypes = types(ks, ast.argTypes);
     const stateType = resolveType(ast.stateType, udtResolver(ks));
@@ -227,12 +210,12 @@ export class CreateAggregateStatement extends FunctionDdl {
   }
 }
 
-export class DropAggregateStatement extends FunctionDdl {
+export class DropAggregateStatement extends SchemaStatement {
   constructor(readonly ast: DropAggregateAst) {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const ks = keyspaceOf(ctx, this.ast.aggregate.keyspace, state);
+    const ks = modifiableKeyspace(ctx, this.ast.aggregate.keyspace, state);
     const name = this.ast.aggregate.name;
     let candidates = userAggregatesNamed(ks, name);
     if (this.ast.argTypes) {

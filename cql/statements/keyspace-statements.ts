@@ -1,18 +1,19 @@
 // CREATE / ALTER / DROP KEYSPACE.
 
 import { AlreadyExists, ConfigurationError, InvalidRequest, SyntaxError } from '../errors.js';
-import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import type { ExecutionContext } from '../execution/cql-statement.js';
 import type {
   AlterKeyspaceStatement as AlterAst,
   CreateKeyspaceStatement as CreateAst,
   DropKeyspaceStatement as DropAst,
   Properties,
 } from '../parser/ast.js';
-import type { ClientState, ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
+import type { ResultMessage } from '../query-handler.js';
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
 import { tableIdBytes } from '../schema/table-metadata.js';
 import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
 import { publishSchemaChange, validateName } from './schema-change.js';
+import { SchemaStatement } from './schema-statement.js';
 
 const LOCATOR = 'org.apache.cassandra.locator.';
 
@@ -72,15 +73,7 @@ function checkProperties(properties: Properties): void {
   }
 }
 
-abstract class KeyspaceDdl implements CqlStatement {
-  readonly bindSpecs: readonly ColumnSpec[] = [];
-  readonly partitionKeyIndices: readonly number[] = [];
-  readonly resultColumns: readonly ColumnSpec[] = [];
-  readonly isSchemaChange = true;
-  abstract execute(ctx: ExecutionContext, state: ClientState, options: QueryOptions): Promise<ResultMessage>;
-}
-
-export class CreateKeyspaceStatement extends KeyspaceDdl {
+export class CreateKeyspaceStatement extends SchemaStatement {
   constructor(readonly ast: CreateAst) {
     super();
   }
@@ -107,7 +100,7 @@ export class CreateKeyspaceStatement extends KeyspaceDdl {
   }
 }
 
-export class AlterKeyspaceStatement extends KeyspaceDdl {
+export class AlterKeyspaceStatement extends SchemaStatement {
   constructor(readonly ast: AlterAst) {
     super();
   }
@@ -140,7 +133,7 @@ export class AlterKeyspaceStatement extends KeyspaceDdl {
   }
 }
 
-export class DropKeyspaceStatement extends KeyspaceDdl {
+export class DropKeyspaceStatement extends SchemaStatement {
   constructor(readonly ast: DropAst) {
     super();
   }

@@ -1,7 +1,7 @@
 // CREATE / ALTER / DROP TABLE and TRUNCATE.
 
 import { AlreadyExists, InvalidRequest } from '../errors.js';
-import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import type { ExecutionContext } from '../execution/cql-statement.js';
 import {
   ALTER_COLUMN_TYPE_MESSAGE,
   type AlterTableStatement as AlterAst,
@@ -10,34 +10,22 @@ import {
   resolveType,
   type TruncateStatement as TruncateAst,
 } from '../parser/ast.js';
-import type { ClientState, ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
+import type { ClientState, ResultMessage } from '../query-handler.js';
 import type { ColumnMetadata } from '../schema/column-metadata.js';
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import { buildTableMetadata, type UdtResolver } from '../schema/table-builder.js';
 import { orderColumns, type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
 import { applyTableProperties } from '../schema/table-options-parser.js';
-import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
 import { cqlTypeToString, isMultiCell } from '../types/cql-type.js';
 import { publishSchemaChange, validateName } from './schema-change.js';
+import { checkUserModifiable, SchemaStatement } from './schema-statement.js';
 import { resolveKeyspace } from './table-resolution.js';
-
-abstract class TableDdl implements CqlStatement {
-  readonly bindSpecs: readonly ColumnSpec[] = [];
-  readonly partitionKeyIndices: readonly number[] = [];
-  readonly resultColumns: readonly ColumnSpec[] = [];
-  readonly isSchemaChange: boolean = true;
-  abstract execute(ctx: ExecutionContext, state: ClientState, options: QueryOptions): Promise<ResultMessage>;
-}
 
 function existingKeyspace(catalog: SchemaCatalog, name: string): KeyspaceMetadata {
   const ks = catalog.keyspace(name);
   if (!ks) throw new InvalidRequest(`Keyspace '${name}' doesn't exist`);
   return ks;
-}
-
-function checkUserModifiable(keyspace: string): void {
-  if (SYSTEM_KEYSPACE_NAMES.has(keyspace)) throw new InvalidRequest(`${keyspace} keyspace is not user-modifiable`);
 }
 
 /** Resolves user type names of `keyspace` (types of other keyspaces cannot be used, as in Cassandra). */
@@ -54,7 +42,7 @@ export function udtResolver(ks: KeyspaceMetadata): UdtResolver {
   };
 }
 
-export class CreateTableStatement extends TableDdl {
+export class CreateTableStatement extends SchemaStatement {
   constructor(readonly ast: CreateAst) {
     super();
   }
@@ -81,7 +69,7 @@ export class CreateTableStatement extends TableDdl {
   }
 }
 
-export class DropTableStatement extends TableDdl {
+export class DropTableStatement extends SchemaStatement {
   constructor(readonly ast: DropAst) {
     super();
   }
@@ -107,7 +95,7 @@ export class DropTableStatement extends TableDdl {
   }
 }
 
-export class AlterTableStatement extends TableDdl {
+export class AlterTableStatement extends SchemaStatement {
   constructor(readonly ast: AlterAst) {
     super();
   }
@@ -240,7 +228,7 @@ export class AlterTableStatement extends TableDdl {
   }
 }
 
-export class TruncateStatement extends TableDdl {
+export class TruncateStatement extends SchemaStatement {
   override readonly isSchemaChange = false;
   constructor(readonly ast: TruncateAst) {
     super();

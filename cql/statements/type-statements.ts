@@ -1,7 +1,7 @@
 // CREATE / ALTER / DROP TYPE (user-defined types).
 
 import { AlreadyExists, InvalidRequest } from '../errors.js';
-import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import type { ExecutionContext } from '../execution/cql-statement.js';
 import {
   ALTER_FIELD_TYPE_MESSAGE,
   type AlterTypeStatement as AlterAst,
@@ -9,30 +9,13 @@ import {
   type DropTypeStatement as DropAst,
   resolveType,
 } from '../parser/ast.js';
-import type { ClientState, ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
+import type { ClientState, ResultMessage } from '../query-handler.js';
 import type { KeyspaceMetadata, UserTypeMetadata } from '../schema/keyspace-metadata.js';
-import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
 import type { CqlType } from '../types/cql-type.js';
 import { cqlTypeToString } from '../types/cql-type.js';
 import { publishSchemaChange, validateName } from './schema-change.js';
-import { resolveKeyspace } from './table-resolution.js';
+import { modifiableKeyspace, SchemaStatement } from './schema-statement.js';
 import { udtResolver } from './table-statements.js';
-
-abstract class TypeDdl implements CqlStatement {
-  readonly bindSpecs: readonly ColumnSpec[] = [];
-  readonly partitionKeyIndices: readonly number[] = [];
-  readonly resultColumns: readonly ColumnSpec[] = [];
-  readonly isSchemaChange = true;
-  abstract execute(ctx: ExecutionContext, state: ClientState, options: QueryOptions): Promise<ResultMessage>;
-}
-
-function keyspaceFor(ctx: ExecutionContext, name: string | undefined, state: ClientState): KeyspaceMetadata {
-  const ksName = resolveKeyspace(name, state.keyspace);
-  if (SYSTEM_KEYSPACE_NAMES.has(ksName)) throw new InvalidRequest(`${ksName} keyspace is not user-modifiable`);
-  const ks = ctx.catalog.keyspace(ksName);
-  if (!ks) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
-  return ks;
-}
 
 /** True when `t` mentions the user type `name` anywhere. */
 function references(t: CqlType, keyspace: string, name: string): boolean {
@@ -56,12 +39,12 @@ function withTypes(ks: KeyspaceMetadata, types: Map<string, UserTypeMetadata>): 
   return { ...ks, types };
 }
 
-export class CreateTypeStatement extends TypeDdl {
+export class CreateTypeStatement extends SchemaStatement {
   constructor(readonly ast: CreateAst) {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const ks = keyspaceFor(ctx, this.ast.type.keyspace, state);
+    const ks = modifiableKeyspace(ctx, this.ast.type.keyspace, state);
     const name = this.ast.type.name;
     validateName('Type', name);
     if (ks.types.has(name)) {
@@ -86,12 +69,12 @@ export class CreateTypeStatement extends TypeDdl {
   }
 }
 
-export class AlterTypeStatement extends TypeDdl {
+export class AlterTypeStatement extends SchemaStatement {
   constructor(readonly ast: AlterAst) {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const ks = keyspaceFor(ctx, this.ast.type.keyspace, state);
+    const ks = modifiableKeyspace(ctx, this.ast.type.keyspace, state);
     const name = this.ast.type.name;
     const type = ks.types.get(name);
     if (!type) {
@@ -177,12 +160,12 @@ function replaceUdt(t: CqlType, u: UserTypeMetadata): CqlType {
   }
 }
 
-export class DropTypeStatement extends TypeDdl {
+export class DropTypeStatement extends SchemaStatement {
   constructor(readonly ast: DropAst) {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const ks = keyspaceFor(ctx, this.ast.type.keyspace, state);
+    const ks = modifiableKeyspace(ctx, this.ast.type.keyspace, state);
     const name = this.ast.type.name;
     if (!ks.types.has(name)) {
       if (this.ast.ifExists) return { kind: 'void' };
