@@ -3,9 +3,8 @@
 // always, the type travels as a custom type named by its Cassandra marshal class.
 
 import type { CqlType, NativeTypeName } from '../cql/types/cql-type.js';
+import { marshalClassName } from '../cql/types/marshal-class-names.js';
 import type { ByteWriter } from './byte-writer.js';
-
-const MARSHAL = 'org.apache.cassandra.db.marshal.';
 
 const NATIVE_IDS: Record<NativeTypeName, number> = {
   ascii: 0x0001,
@@ -39,29 +38,6 @@ const NATIVE_SINCE: Partial<Record<NativeTypeName, number>> = {
   duration: 5,
 };
 
-const NATIVE_CLASSES: Record<NativeTypeName, string> = {
-  ascii: 'AsciiType',
-  bigint: 'LongType',
-  blob: 'BytesType',
-  boolean: 'BooleanType',
-  counter: 'CounterColumnType',
-  date: 'SimpleDateType',
-  decimal: 'DecimalType',
-  double: 'DoubleType',
-  duration: 'DurationType',
-  float: 'FloatType',
-  inet: 'InetAddressType',
-  int: 'Int32Type',
-  smallint: 'ShortType',
-  text: 'UTF8Type',
-  time: 'TimeType',
-  timestamp: 'TimestampType',
-  timeuuid: 'TimeUUIDType',
-  tinyint: 'ByteType',
-  uuid: 'UUIDType',
-  varint: 'IntegerType',
-};
-
 const CUSTOM = 0x0000;
 const LIST = 0x0020;
 const MAP = 0x0021;
@@ -75,7 +51,7 @@ export function writeTypeOption(w: ByteWriter, t: CqlType, version: number): voi
       const since = NATIVE_SINCE[t.name];
       if (since !== undefined && version < since) {
         w.short(CUSTOM);
-        w.string(MARSHAL + NATIVE_CLASSES[t.name]);
+        w.string(marshalClassName(t));
       } else {
         w.short(NATIVE_IDS[t.name]);
       }
@@ -115,59 +91,4 @@ export function writeTypeOption(w: ByteWriter, t: CqlType, version: number): voi
       w.string(marshalClassName(t));
       return;
   }
-}
-
-/**
- * Cassandra's AbstractType.toString(ignoreFreezing) of a type: the form custom options carry.
- * Inside a frozen type the parameters are written with freezing ignored, as Cassandra does.
- */
-export function marshalClassName(t: CqlType, ignoreFreezing = false): string {
-  switch (t.kind) {
-    case 'native':
-      return MARSHAL + NATIVE_CLASSES[t.name];
-    case 'list':
-    case 'set': {
-      const inner = ignoreFreezing || t.frozen;
-      const name = `${MARSHAL}${t.kind === 'list' ? 'ListType' : 'SetType'}(${marshalClassName(t.element, inner)})`;
-      return wrapFrozen(t.frozen && !ignoreFreezing, name);
-    }
-    case 'map': {
-      const inner = ignoreFreezing || t.frozen;
-      const name = `${MARSHAL}MapType(${marshalClassName(t.key, inner)},${marshalClassName(t.value, inner)})`;
-      return wrapFrozen(t.frozen && !ignoreFreezing, name);
-    }
-    case 'tuple':
-      return wrapFrozen(
-        !ignoreFreezing,
-        `${MARSHAL}TupleType(${t.elements.map((e) => marshalClassName(e, true)).join(',')})`,
-      );
-    case 'udt': {
-      const inner = ignoreFreezing || t.frozen;
-      const fields = t.fields.map((f) => `${hex(f.name)}:${marshalClassName(f.type, inner)}`);
-      return wrapFrozen(
-        t.frozen && !ignoreFreezing,
-        `${MARSHAL}UserType(${[t.keyspace, hex(t.name), ...fields].join(',')})`,
-      );
-    }
-    case 'vector':
-      // VectorType freezes its element and writes " , " before the dimension (TypeParser).
-      return `${MARSHAL}VectorType(${marshalClassName(frozen(t.element), ignoreFreezing)} , ${t.dimension})`;
-    case 'custom':
-      return t.className;
-  }
-}
-
-function wrapFrozen(isFrozen: boolean, name: string): string {
-  return isFrozen ? `${MARSHAL}FrozenType(${name})` : name;
-}
-
-function frozen(t: CqlType): CqlType {
-  if ((t.kind === 'list' || t.kind === 'set' || t.kind === 'map' || t.kind === 'udt') && !t.frozen) {
-    return { ...t, frozen: true };
-  }
-  return t;
-}
-
-function hex(s: string): string {
-  return Buffer.from(s, 'utf8').toString('hex');
 }

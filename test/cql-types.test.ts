@@ -407,11 +407,13 @@ describe('marshal class names', () => {
     expect(marshalClassName(parseTypeString('frozen<list<frozen<set<int>>>>'))).toBe(
       `${P}FrozenType(${P}ListType(${P}SetType(${P}Int32Type)))`,
     );
-    expect(marshalClassName(parseTypeString('vector<float, 3>'))).toBe(`${P}VectorType(${P}FloatType,3)`);
+    expect(marshalClassName(parseTypeString('vector<float, 3>'))).toBe(`${P}VectorType(${P}FloatType , 3)`);
     expect(marshalClassName(address)).toBe(
       `${P}FrozenType(${P}UserType(ks,61646472657373,737472656574:${P}UTF8Type,7a6970:${P}Int32Type))`,
     );
-    expect(marshalClassName(parseTypeString('tuple<int, text>'))).toBe(`${P}TupleType(${P}Int32Type,${P}UTF8Type)`);
+    expect(marshalClassName(parseTypeString('tuple<int, text>'))).toBe(
+      `${P}FrozenType(${P}TupleType(${P}Int32Type,${P}UTF8Type))`,
+    );
   });
 
   it('parses what it prints', () => {

@@ -15,6 +15,7 @@ import {
 } from '../cql/errors.js';
 import { UNSET } from '../cql/query-handler.js';
 import { type CqlType, native } from '../cql/types/cql-type.js';
+import { marshalClassName } from '../cql/types/marshal-class-names.js';
 import { ByteReader } from '../server/byte-reader.js';
 import { ByteWriter, inetBytes } from '../server/byte-writer.js';
 import { crc24 } from '../server/crc.js';
@@ -25,7 +26,7 @@ import { decodeBatch, decodeExecute, decodePrepare, decodeQuery } from '../serve
 import { writeResult } from '../server/response-encoder.js';
 import { decodeSegment, encodeSegments, MAX_SEGMENT_PAYLOAD, type Segment } from '../server/segment-codec.js';
 import { snappyCompressBody, snappyDecompressBody } from '../server/snappy-compression.js';
-import { marshalClassName, writeTypeOption } from '../server/type-option-encoder.js';
+import { writeTypeOption } from '../server/type-option-encoder.js';
 import { crc24 as clientCrc24, segmentBytes } from './support/wire-client.js';
 
 function bytesOf(f: (w: ByteWriter) => void): Buffer {

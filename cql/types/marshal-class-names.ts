@@ -58,8 +58,11 @@ function className(t: CqlType, ignoreFreezing: boolean): string {
       const cls = `${PACKAGE}${t.kind === 'list' ? 'ListType' : t.kind === 'set' ? 'SetType' : 'MapType'}(${params})`;
       return t.frozen && !ignoreFreezing ? `${PACKAGE}FrozenType(${cls})` : cls;
     }
-    case 'tuple':
-      return `${PACKAGE}TupleType(${t.elements.map((e) => className(e, true)).join(',')})`;
+    case 'tuple': {
+      // Tuples are always frozen: wrapped unless freezing is being ignored.
+      const cls = `${PACKAGE}TupleType(${t.elements.map((e) => className(e, true)).join(',')})`;
+      return ignoreFreezing ? cls : `${PACKAGE}FrozenType(${cls})`;
+    }
     case 'udt': {
       const inner = ignoreFreezing || t.frozen;
       const fields = t.fields.map((f) => `${hex(f.name)}:${className(f.type, inner)}`);
@@ -67,7 +70,8 @@ function className(t: CqlType, ignoreFreezing: boolean): string {
       return t.frozen && !ignoreFreezing ? `${PACKAGE}FrozenType(${cls})` : cls;
     }
     case 'vector':
-      return `${PACKAGE}VectorType(${className(t.element, ignoreFreezing)},${t.dimension})`;
+      // VectorType freezes its element and writes " , " before the dimension (as Cassandra's TypeParser).
+      return `${PACKAGE}VectorType(${className(freezeTop(t.element), ignoreFreezing)} , ${t.dimension})`;
     case 'custom':
       return t.className;
   }
