@@ -7,6 +7,7 @@ import type { ClusteringBound } from '../../storage/mutation.js';
 import { serializePartitionKey } from '../../storage/partition-key.js';
 import { InvalidRequest } from '../errors.js';
 import { type BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
+import { prepareTokenTerm } from '../execution/token-term.js';
 import type { Relation, Term } from '../parser/ast.js';
 import { type BoundValue, UNSET } from '../query-handler.js';
 import type { ColumnMetadata } from '../schema/column-metadata.js';
@@ -284,11 +285,13 @@ export class KeyRestrictions {
     if (columns.length !== names.length || columns.some((c, i) => c !== names[i])) {
       throw new InvalidRequest(`The token function arguments must be in the partition key order: ${names.join(', ')}`);
     }
-    const term = prepareTerm(
-      value,
-      { keyspace: this.table.keyspace, table: this.table.name, name: 'partition key token', type: native('bigint') },
-      specs,
-    );
+    const term =
+      prepareTokenTerm(value, this.table, specs) ??
+      prepareTerm(
+        value,
+        { keyspace: this.table.keyspace, table: this.table.name, name: 'partition key token', type: native('bigint') },
+        specs,
+      );
     if (op === '=') {
       this.tokenLower = { term, inclusive: true };
       this.tokenUpper = { term, inclusive: true };
