@@ -4,11 +4,9 @@
 // single-core bottleneck of the measurement.
 // Run: npx tsc -p tsconfig.json && node dist/bench/cql-throughput.js [--ops 200000] [--mode emulated|disk] [--clients 2]
 
-import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { type ChildProcess, fork } from 'node:child_process';
 import cassandra from 'cassandra-driver';
+import { startBenchServer } from './support/bench-server.js';
 
 interface Result {
   name: string;
@@ -70,41 +68,6 @@ async function worker(job: WorkerJob): Promise<void> {
   await client.shutdown();
 }
 
-async function startServer(mode: string, port: number): Promise<{ stop: () => void; dir: string }> {
-  const dir =
-    mode === 'emulated' ? mkdtempSync('/dev/shm/pmemcql-bench-') : mkdtempSync(join(tmpdir(), 'pmemcql-bench-'));
-  const child = spawn(
-    process.execPath,
-    [
-      resolve(import.meta.dirname, '../server/main.js'),
-      '--port',
-      String(port),
-      '--data',
-      dir,
-      '--pool-size',
-      '4GiB',
-      '--log-level',
-      'warn',
-      '--metrics-port',
-      '-1',
-    ],
-    { env: { ...process.env, ...(mode === 'emulated' ? { PMEM_IS_PMEM_FORCE: '1' } : {}) }, stdio: 'inherit' },
-  );
-  for (let i = 0; i < 100; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const c = new cassandra.Client({ contactPoints: [`127.0.0.1:${port}`], localDataCenter: 'datacenter1' });
-    try {
-      await c.connect();
-      await c.shutdown();
-      return { stop: () => child.kill('SIGTERM'), dir };
-    } catch {
-      await c.shutdown().catch(() => {});
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
-}
-
 /** Runs one workload split over `clients` worker processes started together. */
 async function run(
   port: number,
@@ -159,8 +122,8 @@ async function main(): Promise<void> {
   const total = Number(arg('ops', '200000'));
   const mode = arg('mode', 'emulated');
   const clients = Number(arg('clients', '2'));
-  const port = 19042 + Math.floor(Math.random() * 1000);
-  const server = await startServer(mode, port);
+  const server = await startBenchServer(mode === 'disk' ? 'disk' : 'emulated');
+  const port = server.port;
   const results: Result[] = [];
   try {
     const admin = new cassandra.Client({ contactPoints: [`127.0.0.1:${port}`], localDataCenter: 'datacenter1' });
@@ -178,9 +141,7 @@ async function main(): Promise<void> {
       results.push(await run(port, 'select', c, total, clients, base));
     }
   } finally {
-    server.stop();
-    await new Promise((r) => setTimeout(r, 500));
-    rmSync(server.dir, { recursive: true, force: true });
+    await server.stop();
   }
   console.log(`\nmode ${mode}, ${total} ops per run, ${clients} client processes, client and server on one machine`);
   console.log('| workload | in flight | ops/s | p50 ms | p99 ms | max ms |');
