@@ -14,7 +14,7 @@ import type { ColumnMetadata } from '../schema/column-metadata.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import { clusteringPrefixBound, clusteringSliceBounds } from '../types/byte-comparable.js';
 import { type CqlType, native } from '../types/cql-type.js';
-import { readCollectionElements } from '../types/serialized-layout.js';
+import { readCollectionElements, readTupleFields } from '../types/serialized-layout.js';
 import { type ColumnPredicate, preparePredicate } from './row-filter.js';
 
 export const ALLOW_FILTERING_MESSAGE =
@@ -224,12 +224,17 @@ export class KeyRestrictions {
   }
 
   get hasClusteringRestrictions(): boolean {
-    return this.clusteringEq.length > 0 || this.slice !== undefined;
+    return (
+      this.clusteringEq.length > 0 ||
+      this.slice !== undefined ||
+      this.multiSlice !== undefined ||
+      this.multiIn !== undefined
+    );
   }
 
   /** The clustering of the single row addressed (all clustering columns EQ), per bound combination. */
   get clusteringIsComplete(): boolean {
-    return this.clusteringEq.length === this.table.clustering.length;
+    return this.clusteringEq.length + (this.multiIn?.width ?? 0) === this.table.clustering.length;
   }
 
   private keyValues(r: SingleRelation, col: ColumnMetadata, specs: BindSpecs): KeyValues {
@@ -328,13 +333,42 @@ export class KeyRestrictions {
         `Expected ${cols.length} elements in value tuple, but got ${t?.kind === 'tuple' ? t.elements.length : 1}: ${r.columns.join(', ')}`,
       );
     };
+    const tupleType: CqlType = { kind: 'tuple', elements: cols.map((c) => c.type) };
+    const tupleName = `(${r.columns.join(',')})`;
+    if (r.op === '=' && r.value?.kind === 'marker') {
+      // (a, b) = ?: one bound tuple.
+      this.multiIn = {
+        tuples: [],
+        marker: prepareTerm(r.value, { ...base, name: tupleName, type: tupleType }, specs),
+        list: false,
+        width: cols.length,
+      };
+      return;
+    }
     if (r.op === '=') {
       tupleOf(r.value).forEach((term) => {
         this.clusteringEq.push({ terms: [term], listMarker: undefined });
       });
       return;
     }
-    if (r.op === 'IN' || !['<', '<=', '>', '>='].includes(r.op)) {
+    if (r.op === 'IN') {
+      const inv = r.in!;
+      this.multiIn =
+        inv.kind === 'marker'
+          ? {
+              tuples: [],
+              marker: prepareTerm(
+                inv.marker,
+                { ...base, name: `in${tupleName}`, type: { kind: 'list', element: tupleType, frozen: false } },
+                specs,
+              ),
+              list: true,
+              width: cols.length,
+            }
+          : { tuples: inv.terms.map((t) => tupleOf(t)), marker: undefined, list: false, width: cols.length };
+      return;
+    }
+    if (!['<', '<=', '>', '>='].includes(r.op)) {
       throw new InvalidRequest(`Multi-column ${r.op} relations are not supported yet`);
     }
     if (cols.some((c) => c.clusteringOrder !== cols[0]!.clusteringOrder)) {
@@ -403,8 +437,41 @@ export class KeyRestrictions {
   /** Clustering EQ values (cartesian product over IN lists): each a full or partial prefix. */
   clusteringPrefixes(values: readonly BoundValue[]): Buffer[][] {
     const lists = this.clusteringEq.map((kv, i) => bindKeyValues(kv, values, this.table.clustering[i]!));
-    return product(lists);
+    const prefixes = product(lists);
+    const m = this.multiIn;
+    if (!m) return prefixes;
+    // Multi-column EQ/IN: each tuple extends every prefix of the single-column EQs before it.
+    let tuples: Buffer[][];
+    if (m.marker) {
+      const v = m.marker.value(values);
+      if (v === null || v === UNSET) throw new InvalidRequest('Invalid null value for multi-column restriction');
+      const items = m.list ? readCollectionElements(v) : [v];
+      tuples = items.map((t) => readTupleFields(t).map((f) => f ?? Buffer.alloc(0)));
+    } else {
+      tuples = m.tuples.map((t) =>
+        t.map((term) => {
+          const v = term.value(values);
+          if (v === null || v === UNSET) throw new InvalidRequest('Invalid null value in multi-column restriction');
+          return v;
+        }),
+      );
+    }
+    const seen = new Set<string>();
+    const out: Buffer[][] = [];
+    for (const p of prefixes) {
+      for (const t of tuples) {
+        const full = [...p, ...t];
+        const id = full.map((b) => b.toString('hex')).join(':');
+        if (seen.has(id)) continue;
+        seen.add(id);
+        out.push(full);
+      }
+    }
+    return out;
   }
+
+  /** `(a, b) IN (...)`, `(a, b) IN ?` or `(a, b) = ?` on the clustering columns after the EQ prefix. */
+  private multiIn: { tuples: BoundTerm[][]; marker: BoundTerm | undefined; list: boolean; width: number } | undefined;
 
   /** Storage ranges covering the clustering restrictions, in clustering order. */
   clusteringRanges(values: readonly BoundValue[]): ClusteringRange[] {
