@@ -11,8 +11,8 @@ export function viewCql(v: ViewMetadata, withInternals: boolean): string {
     .newLine()
     .increaseIndent()
     .append('SELECT ');
-  if (v.includeAllColumns) b.append('*');
-  else b.append(columnsInSelectOrder(v.table).map((c) => maybeQuote(c.name)).join(', '));
+  const columns = columnsInSelectOrder(v.table).map((c) => maybeQuote(c.name));
+  b.append(v.includeAllColumns ? '*' : columns.join(', '));
   b.newLine()
     .append(`FROM ${maybeQuote(v.keyspace)}.${maybeQuote(v.baseTableName)}`)
     .newLine()

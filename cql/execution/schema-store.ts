@@ -46,6 +46,19 @@ function reviver(_key: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * JSON gives partitionKey/clustering their own copies of the column objects; code compares columns by
+ * identity, so they must be the very entries of `columns` again.
+ */
+function relinkColumns(t: TableMetadata): TableMetadata {
+  const byName = new Map(t.columns.map((c) => [c.name, c]));
+  return {
+    ...t,
+    partitionKey: t.partitionKey.map((c) => byName.get(c.name)!),
+    clustering: t.clustering.map((c) => byName.get(c.name)!),
+  };
+}
+
 export class SchemaStore {
   constructor(
     private readonly storage: StorageEngine,
@@ -70,12 +83,12 @@ export class SchemaStore {
         name: s.name,
         durableWrites: s.durableWrites,
         replication: s.replication,
-        tables: new Map(s.tables.map((t) => [t.name, t])),
+        tables: new Map(s.tables.map((t) => [t.name, relinkColumns(t)])),
         types: new Map(s.types.map((t) => [t.name, t as never])),
         functions: new Map((s.functions ?? []).map((f) => [signature(f.name, f.argTypes), f])),
         aggregates: new Map((s.aggregates ?? []).map((a) => [signature(a.name, a.argTypes), a])),
         virtual: false,
-        views: new Map((s.views ?? []).map((v) => [v.name, v])),
+        views: new Map((s.views ?? []).map((v) => [v.name, { ...v, table: relinkColumns(v.table) }])),
       };
       this.catalog.putKeyspace(ks, true);
       n++;
