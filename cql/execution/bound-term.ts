@@ -7,7 +7,9 @@ import type { NativeFunction } from '../functions/native-functions.js';
 import { callFunction, resolveFunction } from '../functions/native-functions.js';
 import type { Term } from '../parser/ast.js';
 import { type BoundValue, type ColumnSpec, UNSET } from '../query-handler.js';
-import { type CqlType, cqlTypeToString } from '../types/cql-type.js';
+import { type CqlType, cqlTypeToString, native } from '../types/cql-type.js';
+import { jsonToBytes } from '../types/json-codec.js';
+import { parseJson } from '../types/json-text.js';
 import type { Literal } from '../types/literal.js';
 import { literalToBytes } from '../types/literal-parser.js';
 import { normalizeValue } from '../types/value-normalizer.js';
@@ -100,6 +102,21 @@ export class FunctionTerm extends BoundTerm {
   }
 }
 
+export class FromJsonTerm extends BoundTerm {
+  readonly isConstant = false;
+  constructor(
+    private readonly json: BoundTerm,
+    private readonly receiver: Receiver,
+  ) {
+    super();
+  }
+  value(values: readonly BoundValue[]): TermValue {
+    const text = this.json.value(values);
+    if (text === null || text === UNSET) return text;
+    return jsonToBytes(this.receiver.type, parseJson(text.toString('utf8')));
+  }
+}
+
 /** Converts a constant AST term to the literal shape the type layer parses, or undefined if not constant. */
 export function toLiteral(t: Term): Literal | undefined {
   switch (t.kind) {
@@ -161,6 +178,15 @@ export function prepareTerm(term: Term, receiver: Receiver, specs: BindSpecs): B
       type: receiver.type,
     });
     return new MarkerTerm(term.index, receiver);
+  }
+  if (term.kind === 'function' && term.name.toLowerCase() === 'fromjson' && term.args.length === 1) {
+    // fromJson(text) takes the type of what receives it.
+    const json = prepareTerm(
+      term.args[0]!,
+      { ...receiver, name: `fromjson(${receiver.name})`, type: native('text') },
+      specs,
+    );
+    return new FromJsonTerm(json, receiver);
   }
   if (term.kind === 'function') {
     const fn = resolveFunction(term.name, term.args, receiver.type);

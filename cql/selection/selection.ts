@@ -6,6 +6,7 @@ import { serializePartitionKey } from '../../storage/partition-key.js';
 import { InvalidRequest } from '../errors.js';
 import { type BindSpecs, prepareTerm, toLiteral } from '../execution/bound-term.js';
 import { numericAggregator } from '../functions/aggregate-functions.js';
+import { applyArithmetic, arithmeticType, isNumeric } from '../functions/arithmetic.js';
 import { castFunction } from '../functions/cast-function.js';
 import { callFunction, functionOverloads } from '../functions/native-functions.js';
 import { callUserFunction, startAggregate } from '../functions/user-function-call.js';
@@ -17,9 +18,11 @@ import {
   similarityFunctionOf,
 } from '../index/vector-search.js';
 import type { Selectable, Selector, Term } from '../parser/ast.js';
+import { resolveType } from '../parser/ast.js';
 import { type ColumnSpec, UNSET } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
-import { type CqlType, native } from '../types/cql-type.js';
+import { type CqlType, cqlTypeToString, native } from '../types/cql-type.js';
+import { toJsonValue } from '../types/json-codec.js';
 import { literalToBytes } from '../types/literal-parser.js';
 import {
   buildCollection,
@@ -80,6 +83,20 @@ function defaultName(s: Selectable): string {
       return `system.${s.name}(${s.args.map(defaultName).join(', ')})`;
     case 'cast':
       return `cast(${defaultName(s.arg)} as ${s.type})`;
+    case 'term':
+      return s.term.kind === 'literal'
+        ? s.term.type === 'string'
+          ? `'${s.term.text}'`
+          : s.term.text
+        : s.term.kind === 'null'
+          ? 'null'
+          : '?';
+    case 'binary':
+      return `${defaultName(s.left)} ${s.op} ${defaultName(s.right)}`;
+    case 'negate':
+      return `-${defaultName(s.arg)}`;
+    case 'typeHint':
+      return `(${cqlTypeToString(resolveType(s.type, () => native('blob')))})${defaultName(s.arg)}`;
     case 'field':
       return `${defaultName(s.arg)}.${s.field}`;
     case 'element':
@@ -227,6 +244,19 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     case 'function': {
       const name = s.name.toLowerCase();
       if (name === 'token') return compileToken(table, s.args);
+      if (name === 'tojson' && s.args.length === 1) {
+        const inner = compileSelectable(scope, s.args[0]!);
+        if (!inner.aggregate) {
+          return {
+            type: native('text'),
+            columns: inner.columns,
+            value: (row) => {
+              const v = inner.value!(row);
+              return Buffer.from(v === null ? 'null' : toJsonValue(inner.type, v), 'utf8');
+            },
+          };
+        }
+      }
       const sim = similarityFunctionOf(name);
       if (sim) return compileSimilarity(scope, sim, name, s.args);
       if (
@@ -264,10 +294,80 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
           ),
       };
     }
+    case 'term':
+    case 'typeHint':
+      return compileConstant(s);
+    case 'negate': {
+      const inner = compileSelectable(scope, s.arg);
+      if (!isNumeric(inner.type) || inner.aggregate) break;
+      const zero = Buffer.alloc(inner.type.name === 'float' ? 4 : inner.type.name === 'double' ? 8 : 1);
+      return {
+        type: inner.type,
+        columns: inner.columns,
+        value: (row) => applyArithmetic('-', native('tinyint'), zero, inner.type, inner.value!(row), inner.type),
+      };
+    }
+    case 'binary': {
+      const left = compileSelectable(scope, s.left);
+      const right = compileSelectable(scope, s.right);
+      if (left.aggregate || right.aggregate) break;
+      const type = arithmeticType(left.type, right.type);
+      return {
+        type,
+        columns: [...left.columns, ...right.columns],
+        value: (row) => applyArithmetic(s.op, left.type, left.value!(row), right.type, right.value!(row), type),
+      };
+    }
     default:
       break;
   }
   throw new InvalidRequest(`Unsupported selector ${defaultName(s)}`);
+}
+
+/** The CQL type a literal has when nothing receives it (`SELECT 1, 'a', 2.5 FROM t`). */
+function literalType(l: { type: string; text: string }): CqlType {
+  switch (l.type) {
+    case 'integer': {
+      const v = BigInt(l.text);
+      return native(
+        v >= -(2n ** 31n) && v < 2n ** 31n ? 'int' : v >= -(2n ** 63n) && v < 2n ** 63n ? 'bigint' : 'varint',
+      );
+    }
+    case 'float':
+      return native('double');
+    case 'boolean':
+      return native('boolean');
+    case 'uuid':
+      return native(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-1/.test(l.text) ? 'timeuuid' : 'uuid');
+    case 'hex':
+      return native('blob');
+    case 'duration':
+      return native('duration');
+    default:
+      return native('text');
+  }
+}
+
+/** A constant selector: a literal (typed by its form, or by a `(type)` hint). */
+function compileConstant(s: Selectable & { kind: 'term' | 'typeHint' }): Compiled {
+  const term = s.kind === 'term' ? s.term : undefined;
+  const hinted = s.kind === 'typeHint' ? s : undefined;
+  const inner = hinted ? (hinted.arg.kind === 'term' ? hinted.arg.term : undefined) : term;
+  if (!inner || inner.kind === 'marker')
+    throw new InvalidRequest(
+      `Cannot infer type for term ${defaultName(s)} in selection clause (try using a cast to force a type)`,
+    );
+  const literal = toLiteral(inner);
+  if (!literal) throw new InvalidRequest(`Unsupported selector ${defaultName(s)}`);
+  const type: CqlType = hinted
+    ? resolveType(hinted.type, () => {
+        throw new InvalidRequest('User types cannot be used as type hints in selections');
+      })
+    : inner.kind === 'literal'
+      ? literalType(inner)
+      : native('text');
+  const bytes = inner.kind === 'null' ? null : literalToBytes(type, literal, defaultName(s));
+  return { type, columns: [], value: () => bytes };
 }
 
 /** token(pk columns): the Murmur3 token of the row's partition key. */
