@@ -5,9 +5,9 @@
 // Run: npx tsc -p tsconfig.json && node dist/bench/suite.js [--quick] [--rows 10000000] [--out docs/benchmarks.md]
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import { runStress } from './stress/cli.js';
 import type { Summary } from './stress/run-data.js';
 import { startBenchServer, waitForCql } from './support/bench-server.js';
@@ -33,9 +33,21 @@ function machine(): string {
   return `${cores} cores (${cpu}), ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}`;
 }
 
+/** Stress reports (HTML) go to a temporary directory, not the working tree. */
+const reports = mkdtempSync(join(tmpdir(), 'pmemcql-suite-reports-'));
+
 async function stress(port: number, args: string[]): Promise<Record<string, Summary>> {
   const lines: string[] = [];
-  const r = await runStress([...args, '-port', String(port)], { print: (l) => lines.push(l) });
+  const report = join(
+    reports,
+    `${args
+      .slice(0, 2)
+      .join('-')
+      .replace(/[^a-z0-9=-]/gi, '')}.html`,
+  );
+  const r = await runStress([...args, '-port', String(port), '-log', `file=${report}`], {
+    print: (l) => lines.push(l),
+  });
   if (r.code !== 0 || !r.run) throw new Error(`stress ${args.join(' ')} failed (${r.code}):\n${lines.join('\n')}`);
   return r.run.summary;
 }
