@@ -371,9 +371,6 @@ export class KeyRestrictions {
     if (!['<', '<=', '>', '>='].includes(r.op)) {
       throw new InvalidRequest(`Multi-column ${r.op} relations are not supported yet`);
     }
-    if (cols.some((c) => c.clusteringOrder !== cols[0]!.clusteringOrder)) {
-      throw new InvalidRequest('Multi-column slices over clustering columns of mixed order are not supported yet');
-    }
     // A tuple slice is a slice on the last column of the tuple with the others as its prefix.
     const terms = tupleOf(r.value);
     const last = cols[cols.length - 1]!;
@@ -473,6 +470,59 @@ export class KeyRestrictions {
   /** `(a, b) IN (...)`, `(a, b) IN ?` or `(a, b) = ?` on the clustering columns after the EQ prefix. */
   private multiIn: { tuples: BoundTerm[][]; marker: BoundTerm | undefined; list: boolean; width: number } | undefined;
 
+  /**
+   * `(c1..ck) > (v1..vk)` is the union over i of `c1 = v1 .. c(i-1) = v(i-1) AND ci > vi` (the last
+   * component with the relation's own inclusiveness); both sides given: the pairwise intersections.
+   * Ranges are [start, end) over byte-comparable keys; undefined is unbounded within `prefix`.
+   */
+  private multiSliceRanges(
+    values: readonly BoundValue[],
+    prefix: readonly Buffer[],
+    types: readonly CqlType[],
+    desc: readonly boolean[],
+  ): { start: Buffer | undefined; end: Buffer | undefined }[] {
+    const m = this.multiSlice!;
+    const whole = {
+      start: prefix.length > 0 ? clusteringPrefixBound(types, desc, [...prefix], 'before') : undefined,
+      end: prefix.length > 0 ? clusteringPrefixBound(types, desc, [...prefix], 'after') : undefined,
+    };
+    const sideRanges = (side: (SliceSide & { prefix: BoundTerm[] }) | undefined, greater: boolean) => {
+      if (!side) return [whole];
+      const tuple = [...side.prefix, side.term].map((t, i) => {
+        const v = t.value(values);
+        if (v === null || v === UNSET) {
+          throw new InvalidRequest(
+            `Invalid null value in condition for column ${this.table.clustering[prefix.length + i]!.name}`,
+          );
+        }
+        return v;
+      });
+      return tuple.map((_, i) => {
+        const last = i === tuple.length - 1;
+        const op = greater ? (last && side.inclusive ? '>=' : '>') : last && side.inclusive ? '<=' : '<';
+        return clusteringSliceBounds(types, desc, [...prefix, ...tuple.slice(0, i + 1)], op);
+      });
+    };
+    const lower = sideRanges(m.lower, true);
+    const upper = sideRanges(m.upper, false);
+    const out: { start: Buffer | undefined; end: Buffer | undefined }[] = [];
+    for (const a of lower) {
+      for (const b of upper) {
+        const start = !a.start
+          ? b.start
+          : !b.start
+            ? a.start
+            : Buffer.compare(a.start, b.start) >= 0
+              ? a.start
+              : b.start;
+        const end = !a.end ? b.end : !b.end ? a.end : Buffer.compare(a.end, b.end) <= 0 ? a.end : b.end;
+        if (start && end && Buffer.compare(start, end) >= 0) continue;
+        out.push({ start, end });
+      }
+    }
+    return out;
+  }
+
   /** Storage ranges covering the clustering restrictions, in clustering order. */
   clusteringRanges(values: readonly BoundValue[]): ClusteringRange[] {
     const cks = this.table.clustering;
@@ -500,19 +550,17 @@ export class KeyRestrictions {
         applySide(this.slice.upper, this.slice.upper?.inclusive ? '<=' : '<', prefix);
       }
       if (this.multiSlice) {
-        for (const [side, op] of [
-          [this.multiSlice.lower, this.multiSlice.lower?.inclusive ? '>=' : '>'],
-          [this.multiSlice.upper, this.multiSlice.upper?.inclusive ? '<=' : '<'],
-        ] as const) {
-          if (!side) continue;
-          const pre = side.prefix.map((t, i) => {
-            const v = t.value(values);
-            if (v === null || v === UNSET)
-              throw new InvalidRequest(`Invalid null value in condition for column ${cks[prefix.length + i]!.name}`);
-            return v;
+        // A tuple comparison is a union of ranges, one per component (correct for any clustering order).
+        for (const r of this.multiSliceRanges(values, prefix, types, desc)) {
+          const st = start && (!r.start || Buffer.compare(start, r.start) > 0) ? start : r.start;
+          const en = end && (!r.end || Buffer.compare(end, r.end) < 0) ? end : r.end;
+          if (st && en && Buffer.compare(st, en) >= 0) continue;
+          ranges.push({
+            start: st ? { prefix: st, inclusive: true } : undefined,
+            end: en ? { prefix: en, inclusive: false } : undefined,
           });
-          applySide(side, op, [...prefix, ...pre]);
         }
+        continue;
       }
       if (start && end && Buffer.compare(start, end) >= 0) continue;
       ranges.push({
@@ -520,7 +568,10 @@ export class KeyRestrictions {
         end: end ? { prefix: end, inclusive: false } : undefined,
       });
     }
-    ranges.sort((a, b) => (a.start && b.start ? Buffer.compare(a.start.prefix, b.start.prefix) : 0));
+    // Unbounded starts first; the rest in key order.
+    ranges.sort((a, b) =>
+      !a.start ? (b.start ? -1 : 0) : !b.start ? 1 : Buffer.compare(a.start.prefix, b.start.prefix),
+    );
     return ranges;
   }
 }
