@@ -99,6 +99,10 @@ interface Chunk {
   textAt: Int32Array;
 }
 
+/** The current segment's bytes; the row views are made once and re-pointed at each segment's chunk. */
+const current: Chunk = { from: 0, fixed: Buffer.alloc(0), text: Buffer.alloc(0), textAt: new Int32Array(1) };
+let views: BufferRow[] = [];
+
 function bufferRows(from: number, to: number): TwinRow[] {
   const n = to - from;
   const fixed = Buffer.allocUnsafe(n * 28);
@@ -116,10 +120,12 @@ function bufferRows(from: number, to: number): TwinRow[] {
     parts.push(t);
     textAt[r + 1] = textAt[r]! + t.length; // ASCII: one byte per character
   }
-  const chunk: Chunk = { from, fixed, text: Buffer.from(parts.join(''), 'latin1'), textAt };
-  const rows: TwinRow[] = new Array(n);
-  for (let r = 0; r < n; r++) rows[r] = new BufferRow(chunk, r);
-  return rows;
+  current.from = from;
+  current.fixed = fixed;
+  current.text = Buffer.from(parts.join(''), 'latin1');
+  current.textAt = textAt;
+  while (views.length < n) views.push(new BufferRow(current, views.length));
+  return n === views.length ? views : views.slice(0, n);
 }
 
 interface Seg {
@@ -221,18 +227,19 @@ async function main(): Promise<void> {
   // One "pool" mapping holding every segment at 64-byte aligned offsets, opened in place.
   const total = ipcs.reduce((s, b) => s + Math.ceil(b.length / 64) * 64, 0);
   const pool = Buffer.alloc(total);
-  const views: Buffer[] = [];
+  const poolViews: Buffer[] = [];
   let at = 0;
   for (const b of ipcs) {
     pool.set(b, at);
-    views.push(pool.subarray(at, at + b.length));
+    poolViews.push(pool.subarray(at, at + b.length));
     at += Math.ceil(b.length / 64) * 64;
   }
   ipcs.length = 0;
+  views = []; // let the row views go
   let t = performance.now();
-  const opened = views.map((v) => openSegment(v));
+  const opened = poolViews.map((v) => openSegment(v));
   const openMs = performance.now() - t;
-  const zeroCopy = opened.every((o, k) => o.zeroCopy && sharesMemory(o.batch!.data.children[2]!, views[k]!));
+  const zeroCopy = opened.every((o, k) => o.zeroCopy && sharesMemory(o.batch!.data.children[2]!, poolViews[k]!));
   const segs: Seg[] = opened.map((o) => {
     const cols = twinColumns(o, layout);
     return { cols, rows: o.length, live: liveRows(o.length, null, cols.expires, NOW) };

@@ -154,7 +154,7 @@ describe('metadata', () => {
     expect(t?.partitionKeys.map((c) => c.name)).toEqual(['k']);
     expect(t?.clusteringKeys.map((c) => c.name)).toEqual(['c1', 'c2']);
     expect(t?.clusteringOrder).toEqual(['DESC', 'ASC']);
-    expect(t?.columns.map((c) => c.name)).toEqual(['k', 'c1', 'c2', 's', 'v']);
+    expect(t?.columns.map((c) => c.name)).toEqual(['c1', 'c2', 'k', 's', 'v']);
     expect((t?.columns.find((c) => c.name === 's') as { isStatic?: boolean } | undefined)?.isStatic).toBe(true);
     expect(t?.columns.find((c) => c.name === 'v')?.type.code).toBe(cassandra.types.dataTypes.map);
     expect(t?.comment).toBe('hi');

@@ -12,6 +12,7 @@ import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { SelectedRow } from '../selection/selected-row.js';
 import { Selection } from '../selection/selection.js';
+import { sortAsStored } from '../system/virtual-row-order.js';
 import { native } from '../types/cql-type.js';
 import { encodeJsValue } from '../types/js-value-encoder.js';
 import { toJsonValue } from '../types/json-codec.js';
@@ -86,11 +87,12 @@ export class SelectStatement implements CqlStatement {
   private executeVirtual(ctx: ExecutionContext, options: QueryOptions, limit: number): ResultMessage {
     const t = this.table;
     const filters = this.predicates.map((p) => bindPredicate(p, options.values, t.columns[p.columnIndex]!.name));
-    const matching: SelectedRow[] = [];
+    let matching: SelectedRow[] = [];
     for (const obj of ctx.systemRows.rows(t.keyspace, t.name)) {
       const row: SelectedRow = { values: t.columns.map((c) => encodeJsValue(c.type, obj[c.name])) };
       if (filters.every((f) => f(row))) matching.push(row);
     }
+    matching = sortAsStored(t, ctx.catalog.keyspace(t.keyspace)?.virtual === true, matching);
     const rows = this.selection.isAggregate
       ? [this.selection.aggregate(matching)]
       : matching.slice(0, Number.isFinite(limit) ? limit : undefined).map((r) => this.selection.project(r));
