@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     return b;
   };
   let t = performance.now();
+  const w0 = process.cpuUsage();
   for (let k0 = 0; k0 < N; k0 += 1000) {
     const ps: Promise<void>[] = [];
     for (let k = k0; k < Math.min(N, k0 + 1000); k++) {
@@ -66,7 +67,10 @@ async function main(): Promise<void> {
     }
     await Promise.all(ps);
   }
-  console.log(`write ${N} rows: ${(performance.now() - t).toFixed(0)} ms`);
+  const wc = process.cpuUsage(w0);
+  console.log(
+    `write ${N} rows: ${(performance.now() - t).toFixed(0)} ms, CPU ${((wc.user + wc.system) / N).toFixed(2)} us/row`,
+  );
   const f = startFlush(store.twin!)!;
   t = performance.now();
   const proto = Object.getPrototypeOf(f) as Record<string, (...a: unknown[]) => unknown>;
@@ -78,8 +82,13 @@ async function main(): Promise<void> {
     commitMs = performance.now() - c0;
     return r;
   };
+  const cpu0 = process.cpuUsage();
   while (!f.step(4096)) {}
   const total = performance.now() - t;
+  const cpu = process.cpuUsage(cpu0);
+  console.log(
+    `flush CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (${((cpu.user + cpu.system) / N).toFixed(2)} us/row)`,
+  );
   console.log(
     `flush total ${total.toFixed(0)} ms: reading rows ${(total - commitMs).toFixed(0)} ms, build + commit ${commitMs.toFixed(0)} ms (build ${f.buildMs.toFixed(0)}, apply ${f.applyMs.toFixed(0)})`,
   );

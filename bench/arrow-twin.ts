@@ -5,7 +5,7 @@
 // on the columnar path and on the row path (system_arrow.use_row_path), and DuckDB (single thread) over the same
 // values generated in SQL. Pool on /dev/shm (emulated pmem).
 //
-//   npx tsc -p tsconfig.json && node dist/bench/arrow-twin.js [--rows N] [--skip-no-twin] [--no-duckdb]
+//   npx tsc -p tsconfig.json && node dist/bench/arrow-twin.js [--rows N] [--skip-no-twin] [--no-duckdb] [--writes-only]
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -180,6 +180,14 @@ async function main(): Promise<void> {
   const c = connect(s.port);
   const writesTwin = await load(c);
   console.log(`writes/s with twins:    ${writesTwin.toFixed(0)}`);
+  const buffers = await c.execute('SELECT * FROM system_arrow.buffers');
+  console.log(`last background flush: ${buffers.first()?.get('last_flush_ms')} ms`);
+  if (flag('--writes-only')) {
+    if (writesNoTwin) console.log(`write cost of twins: ${(((writesNoTwin - writesTwin) / writesNoTwin) * 100).toFixed(1)}% slower`);
+    await c.shutdown();
+    await stopServer(s);
+    return;
+  }
   const flush = await c.execute('SELECT * FROM system_arrow.flush_now');
   console.log(`final flush: ${JSON.stringify(flush.rows.map((r) => [r.get('rows'), r.get('ms')]))}`);
   const segs = await c.execute(

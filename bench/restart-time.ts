@@ -3,14 +3,15 @@
 // PMEM_IS_PMEM_FORCE=1). Opening the pool is O(1) (no replay, no scan), so the time must be flat in the
 // data size, and the heap must not grow with the data (it lives in the pool).
 //
-//   npx tsc -p tsconfig.json && node dist/bench/restart-time.js [--rows 1000000] [--repeat 3]
+//   npx tsc -p tsconfig.json && node dist/bench/restart-time.js [--rows 1000000] [--repeat 5]
 //     [--batch 10000] [--pool-size <bytes>] [--dir /dev/shm] [--keep]
 //
 // How: the server is started once to create keyspace `bench` and table `kv (k text PRIMARY KEY, v blob)`
 // through CQL and stopped; the rows are then written beneath the schema layer, straight into that table's
 // store (StorageEngine + TableStore.applyMutations, big group-committed batches: the same partition updates
-// an INSERT makes, table id and column id read from the pool's catalog). For each size (0 rows, 1 M if
-// --rows is larger, --rows) the server is started `--repeat` times: the time from spawn() to the answer
+// an INSERT makes, table id and column id read from the pool's catalog). For each size (1 M if --rows is
+// larger, then --rows) the server is started `--repeat` times on that pool, alternating with starts on a
+// second pool of the same size that stays empty (so the machine's load drifts over both alike): the time from spawn() to the answer
 // of `SELECT v FROM bench.kv WHERE k = ...` over a raw socket (STARTUP + QUERY, protocol v4, connecting
 // as soon as the port accepts), the server's own pool_open_ms and "ready" time, and its heap from the
 // metrics endpoint (pmemcql_nodejs_heap_size_used_bytes, after the query). A bare `node -e 0` is timed
@@ -31,7 +32,7 @@ process.env.PMEM_IS_PMEM_FORCE = '1';
 const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
-    repeat: { type: 'string', default: '3' },
+    repeat: { type: 'string', default: '5' },
     batch: { type: 'string', default: '10000' },
     'pool-size': { type: 'string' },
     dir: { type: 'string', default: existsSync('/dev/shm') ? '/dev/shm' : tmpdir() },
@@ -39,7 +40,7 @@ const { values: args } = parseArgs({
   },
 });
 const ROWS = Number(args.rows);
-const REPEAT = Number(args.repeat);
+const REPEAT = Math.max(1, Number(args.repeat));
 const BATCH = Number(args.batch);
 const VALUE = 100;
 // ~300 bytes per row in the pool (row codec + B+tree entry + allocator), plus room for the twin and logs.
@@ -315,37 +316,48 @@ function nodeFloorMs(): number {
 
 // ---- main -----------------------------------------------------------------------------------------------
 
+const emptyDir = mkdtempSync(join(args.dir, 'pmemcql-restart-empty-'));
 const dataDir = mkdtempSync(join(args.dir, 'pmemcql-restart-'));
 const poolPath = join(dataDir, 'pmemcql.pool');
 const load0 = loadavg();
-const sizes = [...new Set([0, ...(ROWS > 1_000_000 ? [1_000_000] : []), ROWS])];
-const results: { rows: number; runs: Measured[] }[] = [];
+const sizes = [...new Set([...(ROWS > 1_000_000 ? [1_000_000] : []), Math.max(1, ROWS)])];
+const results: { rows: number; label: string; runs: Measured[] }[] = [];
 try {
-  // Create the pool (its size is fixed at creation) and the schema through CQL.
-  const first = await startServer(dataDir, ['--pool-size', String(POOL_SIZE)]);
-  await session(first.port, [
-    "CREATE KEYSPACE bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
-    'CREATE TABLE bench.kv (k text PRIMARY KEY, v blob)',
-  ]);
-  await stopServer(first);
+  // Two pools of the same size (fixed at creation), each with the schema made through CQL: one stays empty,
+  // the other gets the rows. Their starts alternate, so the machine's load drifts over both alike.
+  for (const dir of [emptyDir, dataDir]) {
+    const first = await startServer(dir, ['--pool-size', String(POOL_SIZE)]);
+    await session(first.port, [
+      "CREATE KEYSPACE bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+      'CREATE TABLE bench.kv (k text PRIMARY KEY, v blob)',
+    ]);
+    await stopServer(first);
+  }
   let loaded = 0;
   for (const rows of sizes) {
-    if (rows > loaded) {
-      await load(poolPath, loaded, rows);
-      loaded = rows;
-    }
-    const runs: Measured[] = [];
+    await load(poolPath, loaded, rows);
+    loaded = rows;
+    const empty: Measured[] = [];
+    const full: Measured[] = [];
     for (let r = 0; r < REPEAT; r++) {
-      const i = rows > 0 ? Math.floor(Math.random() * rows) : 0;
-      runs.push(await measureStart(dataDir, rows > 0 ? { key: key(i), value: valueOf(i) } : undefined));
+      const i = Math.floor(Math.random() * rows);
+      full.push(await measureStart(dataDir, { key: key(i), value: valueOf(i) }));
+      empty.push(await measureStart(emptyDir, undefined));
     }
-    results.push({ rows, runs });
+    results.push(
+      { rows: 0, label: `0 (alternating with ${rows.toLocaleString('en-US')})`, runs: empty },
+      { rows, label: rows.toLocaleString('en-US'), runs: full },
+    );
     process.stderr.write(
-      `${rows} rows: ${runs.map((m) => m.firstAnswerMs.toFixed(0)).join(', ')} ms to the first answer\n`,
+      `${rows} rows: ${full.map((m) => m.firstAnswerMs.toFixed(0)).join(', ')} ms to the first answer; ` +
+        `empty: ${empty.map((m) => m.firstAnswerMs.toFixed(0)).join(', ')} ms\n`,
     );
   }
 } finally {
-  if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
+  if (!args.keep) {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(emptyDir, { recursive: true, force: true });
+  }
 }
 
 const floor = [nodeFloorMs(), nodeFloorMs(), nodeFloorMs()];
@@ -363,11 +375,11 @@ console.log('');
 console.log(
   '| rows | pool used MiB | spawn → first answer ms (each run) | median | spawn → "ready" ms | pool open ms | JS heap used MiB | RSS MiB |',
 );
-console.log('| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |');
+console.log('| --- | ---: | --- | ---: | --- | --- | --- | --- |');
 for (const r of results) {
   const first = r.runs.map((m) => m.firstAnswerMs);
   console.log(
-    `| ${r.rows.toLocaleString('en-US')} | ${mib(r.runs[0]!.poolUsed)} | ${first.map(ms).join(', ')} | ${ms(median(first))} | ` +
+    `| ${r.label} | ${mib(r.runs[0]!.poolUsed)} | ${first.map(ms).join(', ')} | ${ms(median(first))} | ` +
       `${r.runs.map((m) => ms(m.readyMs)).join(', ')} | ${r.runs.map((m) => m.poolOpenMs ?? '-').join(', ')} | ` +
       `${r.runs.map((m) => mib(m.heapUsed)).join(', ')} | ${r.runs.map((m) => mib(m.rss)).join(', ')} |`,
   );

@@ -13,7 +13,7 @@
 // policy once per process), started one after the other; the parent prints a markdown table.
 //
 //   npx tsc -p tsconfig.json && node dist/bench/storage-compare.js [--rows 1000000] [--disk-rows 20000]
-//     [--batch 1000] [--only tmpfs|disk] [--shm-dir /dev/shm] [--disk-dir $TMPDIR] [--disk-seconds 20]
+//     [--batch 1000] [--only tmpfs|disk] [--shm-dir /dev/shm] [--disk-dir $TMPDIR] [--disk-seconds 10]
 //
 // Keys: 20 bytes, 4 hash bytes first (so the insert order is random with respect to key order, as for
 // token-prefixed partition keys); values: 100 bytes (the row number in the first 4). Gets visit every key
@@ -115,7 +115,7 @@ const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
     'disk-rows': { type: 'string', default: '20000' },
-    'disk-seconds': { type: 'string', default: '20' },
+    'disk-seconds': { type: 'string', default: '10' },
     batch: { type: 'string', default: '1000' },
     only: { type: 'string' },
     'shm-dir': { type: 'string', default: existsSync('/dev/shm') ? '/dev/shm' : tmpdir() },

@@ -1,7 +1,7 @@
 // Long-mode fuzzing: runs the fast-check fuzz tests (test/fuzz-*.test.ts) with many more inputs.
 //   node scripts/fuzz-long.mjs [--runs N] [--seed S|random] [test files...]
-// Defaults: 1,000,000 inputs per property, every fuzz file, fast-check seed 'random' (the seed of
-// a failure is printed by fast-check; replay it with FUZZ_SEED=<seed> FUZZ_RUNS=<n>).
+// Defaults: 1,000,000 inputs per property, every fuzz file, a random fast-check seed (printed; a
+// failure's seed and counterexample are printed by fast-check; replay with FUZZ_SEED=<seed> FUZZ_RUNS=<n>).
 // Prints the inputs fuzzed per target and the wall time; exits non-zero on a finding.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -15,6 +15,8 @@ for (let i = 0; i < args.length; i++) {
   else if (args[i] === '--seed') seed = args[++i];
   else files.push(args[i]);
 }
+// A concrete seed, printed, so that a run can be repeated exactly.
+if (seed === 'random') seed = String(Math.floor(Math.random() * 2 ** 31));
 if (files.length === 0) {
   for (const f of readdirSync('test')) if (/^fuzz-.*\.test\.ts$/.test(f)) files.push(`test/${f}`);
 }

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SYSTEM_PACKAGES=(libpmemobj-dev pmdk-tools python3-cassandra python3-lz4 python3-snappy python3-wcwidth docker-compose)
+SYSTEM_PACKAGES=(libpmemobj-dev pmdk-tools python3-cassandra python3-lz4 python3-snappy python3-wcwidth docker-compose golang-go golang-github-gocql-gocql-dev)
 
 missing=()
 for p in "${SYSTEM_PACKAGES[@]}"; do

@@ -27,6 +27,9 @@ export interface ServerConfig {
   native_transport_max_requests_per_connection: number;
   native_transport_max_concurrent_connections: number;
   native_transport_max_concurrent_connections_per_ip: number;
+  /** Issue 6: bytes of requests in flight (all clients / one client address) before reading pauses. */
+  native_transport_max_request_data_in_flight: number;
+  native_transport_max_request_data_in_flight_per_ip: number;
   log_level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
   /** Prometheus endpoint port (/metrics, /ready); -1 disables it. */
   metrics_port: number;
@@ -133,6 +136,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   native_transport_max_requests_per_connection: 2048,
   native_transport_max_concurrent_connections: -1,
   native_transport_max_concurrent_connections_per_ip: -1,
+  native_transport_max_request_data_in_flight: 256 * 1024 * 1024,
+  native_transport_max_request_data_in_flight_per_ip: 64 * 1024 * 1024,
   log_level: 'info',
   metrics_port: 9180,
   disk_sync: 'ranges',
@@ -267,6 +272,15 @@ const SETTERS: Record<keyof ServerConfig, Setter> = {
       v,
       -1,
       1_000_000,
+    );
+  },
+  native_transport_max_request_data_in_flight: (c, v) => {
+    c.native_transport_max_request_data_in_flight = parseSize('native_transport_max_request_data_in_flight', v);
+  },
+  native_transport_max_request_data_in_flight_per_ip: (c, v) => {
+    c.native_transport_max_request_data_in_flight_per_ip = parseSize(
+      'native_transport_max_request_data_in_flight_per_ip',
+      v,
     );
   },
   disk_sync: (c, v) => {

@@ -67,7 +67,51 @@ export interface ConnectionOptions {
   logger: Logger;
   maxFrameBytes: number;
   maxInFlight: number;
+  /**
+   * Bytes of requests in flight, shared with other connections (the server's total and this client
+   * address's): reading stops while one is used up (Cassandra's native_transport_max_request_data_in_flight
+   * and ..._per_ip), so a flood of large requests cannot hold unbounded memory. Issue 6.
+   */
+  budgets?: readonly InFlightBudget[];
   onClose: (connection: Connection) => void;
+}
+
+/**
+ * A byte budget for requests in flight (issue 6, robustness). A connection with nothing in flight may
+ * always read one more request, so no client starves and a request larger than the budget still runs.
+ */
+export class InFlightBudget {
+  used = 0;
+  private readonly waiting = new Set<() => void>();
+
+  constructor(readonly limit: number) {}
+
+  get exhausted(): boolean {
+    return this.used >= this.limit;
+  }
+
+  acquire(bytes: number): void {
+    this.used += bytes;
+  }
+
+  release(bytes: number): void {
+    const was = this.exhausted;
+    this.used -= bytes;
+    if (was && !this.exhausted && this.waiting.size > 0) {
+      const waiting = [...this.waiting];
+      this.waiting.clear();
+      for (const resume of waiting) resume();
+    }
+  }
+
+  /** Calls `resume` once when the budget is no longer used up. */
+  wait(resume: () => void): void {
+    this.waiting.add(resume);
+  }
+
+  forget(resume: () => void): void {
+    this.waiting.delete(resume);
+  }
 }
 
 const Stage = { INITIAL: 0, AUTHENTICATING: 1, READY: 2 } as const;
@@ -100,6 +144,7 @@ export class Connection implements ConnectionInfo {
   private readonly log: Logger;
   private readonly maxFrameBytes: number;
   private readonly maxInFlight: number;
+  private readonly budgets: readonly InFlightBudget[];
   private readonly onCloseCallback: (connection: Connection) => void;
 
   private stage: StageValue = Stage.INITIAL;
@@ -133,6 +178,9 @@ export class Connection implements ConnectionInfo {
 
   // Flow control and lifecycle.
   private inFlight = 0;
+  /** Size of the request being dispatched, and of those in flight (issue 6). */
+  private requestBytes = 0;
+  private inFlightBytes = 0;
   private readPaused = false;
   private writeBlocked = false;
   /** No more input is processed (fatal error or server shutdown). */
@@ -148,6 +196,7 @@ export class Connection implements ConnectionInfo {
     this.authenticator = o.authenticator;
     this.maxFrameBytes = o.maxFrameBytes;
     this.maxInFlight = o.maxInFlight;
+    this.budgets = o.budgets ?? [];
     this.onCloseCallback = o.onClose;
     this.remoteAddress = o.socket.remoteAddress ?? '';
     this.remotePort = o.socket.remotePort ?? 0;
@@ -225,6 +274,7 @@ export class Connection implements ConnectionInfo {
   private readonly onSocketClose = (): void => {
     this.closed = true;
     this.closing = true;
+    for (const b of this.budgets) b.forget(this.onBudget);
     this.log.debug('connection closed');
     try {
       this.onCloseCallback(this);
@@ -232,6 +282,10 @@ export class Connection implements ConnectionInfo {
       for (const w of this.shutdownWaiters) w();
       this.shutdownWaiters = [];
     }
+  };
+
+  private readonly onBudget = (): void => {
+    this.updateReading();
   };
 
   private readonly flushNow = (): void => {
@@ -447,11 +501,13 @@ export class Connection implements ConnectionInfo {
       }
       if (fromServer || !isRequestOpcode(opcode)) throw wrongOpcode(opcode, fromServer);
       const r = this.reader.reset(buf, bodyStart, bodyEnd);
+      this.requestBytes = HEADER_LENGTH + bodyEnd - bodyStart;
       if (flags & HeaderFlag.COMPRESSION && !this.segments) {
         if (this.decompressBody === undefined) {
           throw new ProtocolError('Received a compressed frame but no compression was negotiated');
         }
         r.reset(this.decompressBody(buf.subarray(bodyStart, bodyEnd), this.maxFrameBytes));
+        this.requestBytes += r.end;
       }
       if (flags & HeaderFlag.CUSTOM_PAYLOAD) {
         if (version < 4)
@@ -638,18 +694,24 @@ export class Connection implements ConnectionInfo {
   private complete(stream: number, result: ResultMessage | Promise<ResultMessage>): void {
     if (result instanceof Promise) {
       this.inFlight++;
+      // Issue 6: the request's bytes count against the in-flight budgets until it is answered.
+      const bytes = this.requestBytes;
+      this.inFlightBytes += bytes;
+      for (const b of this.budgets) b.acquire(bytes);
       this.updateReading();
       result.then(
-        (res) => this.asyncDone(stream, res, undefined),
-        (e) => this.asyncDone(stream, undefined, e ?? new ServerError('request failed')),
+        (res) => this.asyncDone(stream, res, undefined, bytes),
+        (e) => this.asyncDone(stream, undefined, e ?? new ServerError('request failed'), bytes),
       );
     } else {
       this.writeResult(stream, result);
     }
   }
 
-  private asyncDone(stream: number, result: ResultMessage | undefined, err: unknown): void {
+  private asyncDone(stream: number, result: ResultMessage | undefined, err: unknown, bytes: number): void {
     this.inFlight--;
+    this.inFlightBytes -= bytes;
+    for (const b of this.budgets) b.release(bytes);
     try {
       if (!this.closed) {
         if (result !== undefined) this.writeResult(stream, result);
@@ -775,10 +837,20 @@ export class Connection implements ConnectionInfo {
     setTimeout(() => this.socket.destroy(), CLOSE_GRACE_MS).unref();
   }
 
-  /** Reads only while in-flight requests are under the limit and the socket drains. */
+  /** Reads only while in-flight requests are under the limits and the socket drains. */
   private updateReading(): void {
     if (this.closing) return;
-    const pause = this.inFlight >= this.maxInFlight || this.writeBlocked;
+    // Issue 6: a used-up byte budget pauses reading, unless nothing of ours is in flight.
+    let overBudget = false;
+    if (this.inFlightBytes > 0) {
+      for (const b of this.budgets) {
+        if (b.exhausted) {
+          overBudget = true;
+          b.wait(this.onBudget);
+        }
+      }
+    }
+    const pause = this.inFlight >= this.maxInFlight || this.writeBlocked || overBudget;
     if (pause && !this.readPaused) {
       this.readPaused = true;
       this.socket.pause();

@@ -208,6 +208,8 @@ async function main(): Promise<void> {
         config.native_transport_max_concurrent_connections_per_ip < 0
           ? undefined
           : config.native_transport_max_concurrent_connections_per_ip,
+      maxRequestDataInFlight: config.native_transport_max_request_data_in_flight,
+      maxRequestDataInFlightPerIp: config.native_transport_max_request_data_in_flight_per_ip,
     },
   });
   await server.listen();

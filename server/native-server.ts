@@ -6,7 +6,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { QueryHandler, ServerEvent } from '../cql/query-handler.js';
 import { AllowAllAuthenticator, type Authenticator } from './authenticator.js';
-import { Connection, type ConnectionInfo } from './connection.js';
+import { Connection, type ConnectionInfo, InFlightBudget } from './connection.js';
 import { TlsAcceptor, type TlsSettings } from './tls-options.js';
 
 export interface NativeServerLimits {
@@ -18,6 +18,10 @@ export interface NativeServerLimits {
   maxConnections?: number;
   /** Further connections from one client address are closed at once (..._per_ip in Cassandra). */
   maxConnectionsPerIp?: number;
+  /** Bytes of requests in flight over all connections before reading pauses (issue 6). */
+  maxRequestDataInFlight?: number;
+  /** The same for the connections of one client address (issue 6). */
+  maxRequestDataInFlightPerIp?: number;
 }
 
 export interface NativeServerOptions {
@@ -33,6 +37,9 @@ export interface NativeServerOptions {
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION = 1024;
+/** Cassandra's defaults are heap/10 and heap/40; these suit a server holding data outside its heap. */
+export const DEFAULT_MAX_REQUEST_DATA_IN_FLIGHT = 256 * 1024 * 1024;
+export const DEFAULT_MAX_REQUEST_DATA_IN_FLIGHT_PER_IP = 64 * 1024 * 1024;
 
 /** How long close() waits for in-flight requests before dropping connections. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -47,6 +54,10 @@ export class NativeServer {
   private readonly maxInFlight: number;
   private readonly maxConnections: number;
   private readonly maxConnectionsPerIp: number;
+  // Issue 6: request bytes in flight, for the whole server and per client address.
+  private readonly inFlightBudget: InFlightBudget;
+  private readonly maxRequestDataInFlightPerIp: number;
+  private readonly ipBudgets = new Map<string, InFlightBudget>();
   private readonly server: Server;
   private readonly tls: TlsAcceptor | undefined;
   private readonly live = new Set<Connection>();
@@ -65,6 +76,8 @@ export class NativeServer {
     this.maxInFlight = limits.maxInFlightPerConnection ?? DEFAULT_MAX_IN_FLIGHT_PER_CONNECTION;
     this.maxConnections = limits.maxConnections ?? Number.POSITIVE_INFINITY;
     this.maxConnectionsPerIp = limits.maxConnectionsPerIp ?? Number.POSITIVE_INFINITY;
+    this.inFlightBudget = new InFlightBudget(limits.maxRequestDataInFlight ?? DEFAULT_MAX_REQUEST_DATA_IN_FLIGHT);
+    this.maxRequestDataInFlightPerIp = limits.maxRequestDataInFlightPerIp ?? DEFAULT_MAX_REQUEST_DATA_IN_FLIGHT_PER_IP;
     this.tls =
       options.tls &&
       new TlsAcceptor(
@@ -165,6 +178,12 @@ export class NativeServer {
 
   private open(socket: Socket): void {
     try {
+      const ip = socket.remoteAddress ?? '';
+      let ipBudget = this.ipBudgets.get(ip);
+      if (ipBudget === undefined) {
+        ipBudget = new InFlightBudget(this.maxRequestDataInFlightPerIp);
+        this.ipBudgets.set(ip, ipBudget);
+      }
       const connection = new Connection({
         id: this.nextId++,
         socket,
@@ -173,6 +192,7 @@ export class NativeServer {
         logger: this.log,
         maxFrameBytes: this.maxFrameBytes,
         maxInFlight: this.maxInFlight,
+        budgets: [this.inFlightBudget, ipBudget],
         onClose: this.forget,
       });
       this.live.add(connection);
@@ -184,6 +204,10 @@ export class NativeServer {
 
   private readonly forget = (connection: Connection): void => {
     this.live.delete(connection);
+    // Issue 6: drop the address's budget with its last connection (late releases go to the old object).
+    const ip = connection.remoteAddress;
+    for (const c of this.live) if (c.remoteAddress === ip) return;
+    this.ipBudgets.delete(ip);
   };
 
   private readonly broadcast = (event: ServerEvent): void => {

@@ -193,15 +193,14 @@ export class TableWriter {
   }
 
   private putRow(ctx: CommitContext, ps: PartitionStage, key: Buffer, row: StoredRow | undefined, existed: boolean) {
-    let size = 0;
+    let bytes: Buffer | undefined;
     if (row) {
-      const bytes = encodeRow(row);
-      size = bytes.length;
+      bytes = encodeRow(row);
       ctx.batch.put(this.partitionRef(ctx, ps), key, bytes);
     } else if (existed) ctx.batch.del(this.partitionRef(ctx, ps), key);
     ps.rows.set(key.toString('latin1'), row ?? null);
     // The static row has no twin row of its own (tables with static columns get no twin).
-    if (this.twin && key[0] === ROW_TAG[0]) this.twin.touchRow(ctx, ps.mapKey, key, !row, size);
+    if (this.twin && key[0] === ROW_TAG[0]) this.twin.touchRow(ctx, ps.mapKey, key, bytes);
   }
 
   private putHeader(ctx: CommitContext, ps: PartitionStage, header: PartitionHeader, existed: boolean) {
@@ -413,17 +412,16 @@ export class TableWriter {
     if (row) row = purgeRow(row, deletion, pctx);
     // The row was just purged against the deletion, so an old deletion can go.
     if (deletion && deletion.ldt < pctx.gcBefore) deletion = undefined;
-    let size = 0;
+    let bytes: Buffer | undefined;
     if (!row && !deletion) {
       if (ps.singleExists) ctx.batch.del(this.t.partitionsHandle, ps.mapKey);
       ps.singleExists = false;
     } else {
-      const bytes = encodeSingleRowPartition(deletion, row);
-      size = bytes.length;
+      bytes = encodeSingleRowPartition(deletion, row);
       ctx.batch.put(this.t.partitionsHandle, ps.mapKey, bytes);
       ps.singleExists = true;
     }
-    this.twin?.touchRow(ctx, ps.mapKey, EMPTY_CLUSTERING, !row, size);
+    this.twin?.touchRow(ctx, ps.mapKey, EMPTY_CLUSTERING, row ? bytes : undefined);
     ps.singleDeletion = deletion;
     ps.singleRow = row;
   }

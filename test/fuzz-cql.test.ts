@@ -14,7 +14,7 @@ afterAll(() => reportCounts('fuzz-cql'));
 const SLOW_MS = 2000;
 
 /** Real statements of every kind, to mutate. */
-export const STATEMENTS = [
+const STATEMENTS = [
   "SELECT * FROM ks.t WHERE k = 1 AND c > 'a' ORDER BY c DESC LIMIT 10 ALLOW FILTERING",
   'SELECT DISTINCT k, token(k), writetime(v), ttl(v) FROM t WHERE token(k) > ? PER PARTITION LIMIT 2',
   'SELECT JSON k, v AS x, CAST(v AS text), count(*) FROM t WHERE k IN (1, 2, ?) GROUP BY k',

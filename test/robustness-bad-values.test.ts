@@ -4,8 +4,10 @@
 // SyntaxError for an unparsable literal) answered before storage is touched: the row is
 // byte-for-byte unchanged afterwards, batches are all-or-nothing, and the server logs no error.
 import cassandra from 'cassandra-driver';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decimalToBytes } from '../cql/types/decimal-text.js';
+import { mutate, queryParams } from './support/fuzz-harness.js';
 import { int, longStr, Op, parseError, parseRows, RawClient, short } from './support/fuzz-wire.js';
 import { type ServerProcess, startServer } from './support/server-process.js';
 
@@ -65,7 +67,8 @@ async function rejected(cql: string, values: Buffer[] = [], codes = [0x2200]): P
 }
 
 async function row(k: number): Promise<(Buffer | null)[][]> {
-  return parseRows(await ok(`SELECT ${COLUMNS} FROM ${TABLE} WHERE k = ${k}`)).rows;
+  // Only the row under test (mutated requests may write others).
+  return parseRows(await ok(`SELECT ${COLUMNS} FROM ${TABLE} WHERE k = ${k} AND c = 1.5`)).rows;
 }
 
 const b = (...bytes: number[]) => Buffer.from(bytes);
@@ -241,5 +244,54 @@ describe('bad values are InvalidRequest and never reach storage', () => {
     expect(back[0]![1]).toEqual(i32(1));
     // Nothing reached a catch-all.
     expect(server.output()).not.toMatch(/"level":50/);
+  });
+
+  it('mutated QUERY, PREPARE, EXECUTE and BATCH bodies against the real handler: no SERVER_ERROR', async () => {
+    const before = await row(1);
+    const prepared = await raw.request(
+      4,
+      stream++,
+      Op.PREPARE,
+      longStr(`SELECT * FROM ${TABLE} WHERE k = ? AND c = ?`),
+    );
+    const id = prepared.body.subarray(6, 6 + prepared.body.readUInt16BE(4));
+    const bodies: [number, Buffer][] = [
+      [Op.QUERY, Buffer.concat([longStr(`SELECT * FROM ${TABLE} WHERE k = ? AND c > ?`), queryParams(4, true)])],
+      [Op.QUERY, Buffer.concat([longStr(`UPDATE ${TABLE} SET i = ? WHERE k = 5 AND c = 5`), queryParams(4, true)])],
+      [Op.QUERY, Buffer.concat([longStr(`SELECT * FROM ${TABLE} WHERE k = :a`), queryParams(4, true, true)])],
+      [Op.EXECUTE, Buffer.concat([short(id.length), id, queryParams(4, true)])],
+      [Op.PREPARE, longStr(`INSERT INTO ${TABLE} (k, c, txt) VALUES (?, ?, ?) IF NOT EXISTS`)],
+      [
+        Op.BATCH,
+        Buffer.concat([
+          b(1),
+          short(1),
+          b(0),
+          longStr(`INSERT INTO ${TABLE} (k, c, i) VALUES (5, 5, ?)`),
+          short(1),
+          i32(4),
+          i32(5),
+          short(1),
+          b(0x10 | 0x20),
+          short(9),
+          Buffer.alloc(8, 1),
+        ]),
+      ],
+    ];
+    const inputs = fc.sample(
+      fc.nat(bodies.length - 1).chain((i) => fc.tuple(fc.constant(bodies[i]![0]), mutate(bodies[i]![1], 4))),
+      { numRuns: 600, seed: 6 },
+    );
+    const codes = new Map<number, number>();
+    for (const [opcode, body] of inputs) {
+      const f = await raw.request(4, stream++ % 30000, opcode, body);
+      const code = f.opcode === Op.ERROR ? parseError(f.body).code : -f.opcode;
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+      if (code === 0) throw new Error(`SERVER_ERROR for ${body.toString('hex')}: ${parseError(f.body).message}`);
+    }
+    console.log(`[robustness] mutated bodies, answers by error code (negative: opcode): ${JSON.stringify([...codes])}`);
+    expect(codes.get(0)).toBeUndefined();
+    expect(await row(1)).toEqual(before);
+    expect(server.output()).not.toMatch(/unexpected error/);
   });
 });

@@ -11,7 +11,7 @@ import { deserializePartitionKey } from '../../storage/partition-key.js';
 import type { Projection, ReadRow } from '../../storage/row-projection.js';
 import { tokenOfMapKey } from '../../storage/table-layout.js';
 import type { LiveSegment, TableTwin } from '../../storage/twin/table-twin.js';
-import { BUFFER_CHANGED, splitTwinKey } from '../../storage/twin/twin-keys.js';
+import { isBufferDeletion, splitTwinKey } from '../../storage/twin/twin-keys.js';
 import { TwinRowSource } from '../../storage/twin/twin-row-source.js';
 
 /** Thrown when the columnar path meets something only the row path answers exactly; the query reruns there. */
@@ -167,7 +167,8 @@ export function bufferRows(
   for (;;) {
     const res = twin.pool.scan(twin.handles.buffer, { start, startInclusive, limit: chunk });
     for (let i = 0; i < res.keys.length; i++) {
-      if (res.values[i]![0] !== BUFFER_CHANGED[0]) continue;
+      const value = res.values[i]!;
+      if (isBufferDeletion(value)) continue;
       const k = res.keys[i]!;
       const { mapKey, rowKey } = splitTwinKey(k);
       const token = tokenOfMapKey(mapKey);
@@ -176,7 +177,7 @@ export function bufferRows(
       const key = mapKey.subarray(8);
       if (resume && (token < resume.token || (token === resume.token && Buffer.compare(key, resume.key) <= 0)))
         continue;
-      const ref = source.read(mapKey, rowKey);
+      const ref = source.fromBuffer(mapKey, rowKey, value);
       if (!ref) continue;
       const row = projection.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, nowInSeconds);
       if (!row) continue;

@@ -11,7 +11,7 @@ import type { PagingPosition } from '../../storage/table-reader.js';
 import type { TableStore } from '../../storage/table-store.js';
 import { complexToBytes } from '../execution/complex-value.js';
 import { isMultiCell } from '../types/cql-type.js';
-import { entryClustering, type IndexTerms, indexUpdate } from './index-entries.js';
+import { entryRow, type IndexTerms, indexUpdate } from './index-entries.js';
 
 const SLICE_ROWS = 1000;
 
@@ -45,11 +45,7 @@ export async function buildIndex(
             ? { ts: writetime ?? nowMicros, ttl, expiry: now + ttl }
             : { ts: writetime ?? nowMicros, ttl: NO_TTL, expiry: NO_DELETION_TIME };
         for (const term of terms.termsOfValue(value)) {
-          rows.push({
-            clustering: entryClustering(term, pr.token, pr.key, clustering),
-            clusteringValues: [term, pr.key, clustering],
-            liveness,
-          });
+          rows.push(entryRow(term, pr.token, pr.key, clustering, liveness));
         }
       };
       const valueOf = (v: unknown): Buffer | null =>

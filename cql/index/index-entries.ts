@@ -147,12 +147,33 @@ export function entryClustering(term: Buffer, token: bigint, key: Buffer, baseCl
   return b;
 }
 
-function entryRow(term: Buffer, token: bigint, key: Buffer, baseClustering: Buffer, liveness: LivenessInfo): RowUpdate {
+/** Column of the empty cell every entry carries: its writetime is the entry's timestamp, readable by queries. */
+export const ENTRY_TS_COLUMN = 0;
+const EMPTY = Buffer.alloc(0);
+
+export function entryRow(
+  term: Buffer,
+  token: bigint,
+  key: Buffer,
+  baseClustering: Buffer,
+  liveness: LivenessInfo,
+): RowUpdate {
   return {
     clustering: entryClustering(term, token, key, baseClustering),
     // Read back by queries: the term (to re-check the base row), the base partition key and clustering.
     clusteringValues: [term, key, baseClustering],
     liveness,
+    // Liveness timestamps are not readable; a cell's writetime is. A stale entry is deleted at exactly this
+    // timestamp, which never shadows a newer write of the same entry.
+    cells: [
+      {
+        column: ENTRY_TS_COLUMN,
+        ts: liveness.ts,
+        ttl: liveness.ttl,
+        ldt: liveness.ttl > 0 ? liveness.expiry : NO_DELETION_TIME,
+        value: EMPTY,
+      },
+    ],
   };
 }
 
@@ -160,13 +181,15 @@ function entryRow(term: Buffer, token: bigint, key: Buffer, baseClustering: Buff
 export interface EntryTarget {
   /** The entry's own clustering in the index partition. */
   entry: Buffer;
+  /** The entry's timestamp (null for entries written before entries carried it). */
+  ts: number | null;
   term: Buffer;
   key: Buffer;
   clustering: Buffer;
 }
 
-export function entryTarget(entry: Buffer, clusteringValues: readonly Buffer[]): EntryTarget {
-  return { entry, term: clusteringValues[0]!, key: clusteringValues[1]!, clustering: clusteringValues[2]! };
+export function entryTarget(entry: Buffer, clusteringValues: readonly Buffer[], ts: number | null): EntryTarget {
+  return { entry, ts, term: clusteringValues[0]!, key: clusteringValues[1]!, clustering: clusteringValues[2]! };
 }
 
 /** The index partition update holding `rows`. */

@@ -6,10 +6,17 @@ import { Projection } from '../../storage/row-projection.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import type { BoundValue } from '../query-handler.js';
 import { indexStorageIdBytes } from '../schema/index-metadata.js';
-import { type EntryTarget, entryTarget, INDEX_PARTITION_KEY, INDEX_PARTITION_TOKEN } from './index-entries.js';
+import {
+  ENTRY_TS_COLUMN,
+  type EntryTarget,
+  entryTarget,
+  INDEX_PARTITION_KEY,
+  INDEX_PARTITION_TOKEN,
+} from './index-entries.js';
 import type { IndexQuery } from './index-query.js';
 
-const NO_COLUMNS = new Projection([]);
+/** The entry's timestamp cell, with its writetime. */
+const ENTRY_TS = new Projection([ENTRY_TS_COLUMN], true);
 const CHUNK = 256;
 
 /**
@@ -37,17 +44,18 @@ export function readThroughIndex(
       // A resume point past this range: the range was finished on an earlier page.
       if (last && range.end && Buffer.compare(last.subarray(0, range.end.prefix.length), range.end.prefix) > 0) break;
       const pr = store.readPartition(INDEX_PARTITION_KEY, INDEX_PARTITION_TOKEN, {
-        columns: NO_COLUMNS,
+        columns: ENTRY_TS,
         nowInSeconds: now,
         start,
         end: range.end,
         limit: CHUNK,
+        withMetadata: true,
       });
       const entries = pr?.rows ?? [];
       for (const e of entries) {
         if (want() <= 0) return last;
         last = e.clustering;
-        visit(entryTarget(e.clustering, e.clusteringValues));
+        visit(entryTarget(e.clustering, e.clusteringValues, e.writetimes?.[0] ?? null));
       }
       if (entries.length < CHUNK) break;
     }

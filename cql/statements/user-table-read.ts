@@ -294,11 +294,15 @@ export class UserTableRead {
           includeStatic: this.includeStatic,
           withMetadata: this.projection.withMetadata,
         });
-        if (!pr) return;
-        if (isStatic && pr.rows.length === 0 && pr.staticRow) accept(pr, undefined, target);
+        // The row is gone (deleted, expired): the entry is stale.
+        if (!pr || (isStatic ? !pr.staticRow : pr.rows.length === 0)) {
+          stale.push(target);
+          return;
+        }
+        if (isStatic && pr.rows.length === 0) accept(pr, undefined, target);
         for (const row of pr.rows) accept(pr, row, target);
       });
-      if (stale.length > 0) purgeStaleEntries(ctx, this.indexQuery, store, stale, now);
+      if (stale.length > 0) purgeStaleEntries(ctx, this.indexQuery, stale, now);
       if (stop) next = { ...this.blankState(), clustering: stop };
     } else if (this.where.hasPartitionKey) {
       const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));

@@ -68,7 +68,7 @@ export function registerArrowSystemTables(rows: SystemRows, catalog: SchemaCatal
           token_id: tokenOfMapKey(mapKey),
           partition_key: mapKey.subarray(8),
           clustering: rowKey.subarray(1),
-          deleted: res.values[i]![0] === 0,
+          deleted: res.values[i]!.length === 0,
         });
       }
     }

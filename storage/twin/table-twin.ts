@@ -9,7 +9,6 @@ import type { CommitContext } from '../commit-context.js';
 import type { MapHandle, NativePool } from '../native-pool.js';
 import type { TableState } from '../table-state.js';
 import {
-  BUFFER_CHANGED,
   BUFFER_DELETED,
   chunkKey,
   decodePointer,
@@ -219,15 +218,18 @@ export class TableTwin {
     });
   }
 
-  /** A row of partition `mapKey` was written (`deleted`: it is gone) in this batch. */
-  touchRow(ctx: CommitContext, mapKey: Buffer, rowKey: Buffer, deleted: boolean, size: number): void {
+  /**
+   * A row of partition `mapKey` was written in this batch: `stored` is what the row store now holds for it (the
+   * row; for a table without clustering columns, the partition value), undefined when the row is gone.
+   */
+  touchRow(ctx: CommitContext, mapKey: Buffer, rowKey: Buffer, stored: Buffer | undefined): void {
     if (!this.enabled) return;
-    this.touchKey(ctx, this.stage(ctx), twinRowKey(mapKey, rowKey), deleted, size);
+    this.touchKey(ctx, this.stage(ctx), twinRowKey(mapKey, rowKey), stored);
   }
 
-  private touchKey(ctx: CommitContext, st: TwinStage, key: Buffer, deleted: boolean, size: number): void {
-    ctx.batch.put(this.handles.buffer, key, deleted ? BUFFER_DELETED : BUFFER_CHANGED);
-    st.bytes += size + key.length;
+  private touchKey(ctx: CommitContext, st: TwinStage, key: Buffer, stored: Buffer | undefined): void {
+    ctx.batch.put(this.handles.buffer, key, stored ?? BUFFER_DELETED);
+    st.bytes += (stored?.length ?? 0) + key.length;
     const k = key.toString('latin1');
     if (st.touched.has(k)) return;
     st.touched.add(k);
@@ -288,7 +290,7 @@ export class TableTwin {
     }
     const p = prefix.toString('latin1');
     for (const k of st.touched) if (k.startsWith(p)) keys.set(k, Buffer.from(k, 'latin1'));
-    for (const key of keys.values()) this.touchKey(ctx, st, key, true, 0);
+    for (const key of keys.values()) this.touchKey(ctx, st, key, undefined);
   }
 
   /** TRUNCATE: the twin empties with the row store, in the same transaction. */

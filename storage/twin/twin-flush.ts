@@ -15,10 +15,10 @@ import { tokenOfMapKey } from '../table-layout.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
 import {
-  BUFFER_CHANGED,
   chunkKey,
   encodePointer,
   encodeSegmentRecord,
+  isBufferDeletion,
   type SegmentRecord,
   segmentKey,
   splitTwinKey,
@@ -39,10 +39,11 @@ export interface FlushResult {
 /** Why a buffered row is not in the segment. */
 type Fate = 'flush' | 'drop' | 'keep';
 
-class MapCells implements CellLookup {
-  readonly m = new Map<number, Uint8Array>();
+/** Cell values by column id (ids are small integers). */
+class ArrayCells implements CellLookup {
+  readonly v: (Uint8Array | undefined)[] = [];
   get(id: number): Uint8Array | null | undefined {
-    return this.m.get(id);
+    return this.v[id];
   }
 }
 
@@ -90,8 +91,7 @@ export class TwinFlush implements FlushWatch {
     for (let i = 0; i < res.keys.length; i++) {
       const key = res.keys[i]!;
       this.keys.push(key);
-      const changed = res.values[i]![0] === BUFFER_CHANGED[0];
-      this.fates.push(changed ? this.readRow(key, now) : 'drop');
+      this.fates.push(this.readRow(key, res.values[i]!, now));
     }
     if (res.keys.length > 0) this.cursor = res.keys[res.keys.length - 1];
     if (res.keys.length < limit) this.commit();
@@ -106,9 +106,10 @@ export class TwinFlush implements FlushWatch {
   }
 
   /** The row as a segment row, or why it is not one. */
-  private readRow(key: Buffer, now: number): Fate {
+  private readRow(key: Buffer, value: Buffer, now: number): Fate {
+    if (isBufferDeletion(value)) return 'drop';
     const { mapKey, rowKey } = splitTwinKey(key);
-    const ref = this.source.read(mapKey, rowKey);
+    const ref = this.source.fromBuffer(mapKey, rowKey, value);
     if (!ref) return 'drop';
     const rr = this.projection.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, now);
     if (!rr) return 'drop';
@@ -131,7 +132,7 @@ export class TwinFlush implements FlushWatch {
     const lv = stored.liveness;
     const dts = Math.max(ref.shadowTs, stored.deletion ? stored.deletion.ts : Number.NEGATIVE_INFINITY);
     if (lv && lv.ts > dts && (lv.ttl === 0 || now < lv.expiry)) note(lv.ttl === 0 ? null : lv.expiry - now, lv.ts);
-    const cells = new MapCells();
+    const cells = new ArrayCells();
     const ids = this.projection.columns;
     for (let s = 0; s < ids.length; s++) {
       const v = rr.values[s];
@@ -139,12 +140,12 @@ export class TwinFlush implements FlushWatch {
       const id = ids[s]!;
       if (Buffer.isBuffer(v)) {
         note(rr.ttls?.[s], rr.writetimes?.[s]);
-        cells.m.set(id, v);
+        cells.v[id] = v;
       } else {
         const cv = v as ComplexValue;
         for (let j = 0; j < cv.values.length; j++) note(cv.ttls?.[j], cv.writetimes?.[j]);
         const b = this.schema.complexToBytes(id, cv);
-        if (b) cells.m.set(id, b);
+        if (b) cells.v[id] = b;
       }
     }
     if (mixed || (permanent && expiry >= 0)) return 'keep';
@@ -202,13 +203,24 @@ export class TwinFlush implements FlushWatch {
       }
       for (const c of dv.takeDirtyChunks()) batch.put(h.deletions, chunkKey(id, c.index), Buffer.from(c.bytes));
     }
-    for (let i = 0; i < this.keys.length; i++) {
-      if (this.fates[i] === 'keep' || isTouched(i)) {
-        kept++;
-        continue;
+    // Emptying the buffer: one `clear` plus re-putting what stays (rows kept, rows written during the flush) is
+    // far cheaper than a delete per flushed row, unless most rows stay.
+    const keep: number[] = [];
+    for (let i = 0; i < this.keys.length; i++) if (this.fates[i] === 'keep' || isTouched(i)) keep.push(i);
+    kept = keep.length;
+    removed = this.keys.length - kept;
+    const survivors = new Map<string, Buffer>();
+    for (const i of keep) survivors.set(this.keys[i]!.toString('latin1'), this.keys[i]!);
+    // Rows first written during the flush are in the buffer but not among the keys read.
+    for (const k of this.touched) if (!survivors.has(k)) survivors.set(k, Buffer.from(k, 'latin1'));
+    if (survivors.size * 4 < this.keys.length) {
+      const values = [...survivors.values()].map((key) => [key, pool.get(h.buffer, key)] as const);
+      batch.clear(h.buffer);
+      for (const [key, value] of values) if (value) batch.put(h.buffer, key, value);
+    } else {
+      for (let i = 0; i < this.keys.length; i++) {
+        if (this.fates[i] !== 'keep' && !isTouched(i)) batch.del(h.buffer, this.keys[i]!);
       }
-      batch.del(h.buffer, this.keys[i]!);
-      removed++;
     }
     const a0 = performance.now();
     if (batch.size > 0) pool.apply(batch);

@@ -1,5 +1,6 @@
 // Keys and records of a table's Arrow twin (DESIGN §5, docs/arrow-twins.md "Integration"). Under the TableRoot:
-//   'b' buffer:   twin row key -> [u8 1 = changed row | 0 = deletion]   (rows changed since the last flush)
+//   'b' buffer:   twin row key -> the merged row as the row store holds it (a table without clustering columns:
+//                 its partition value), empty = deleted, [0xff] = changed, read it from the row store (compaction)
 //   'a' index:    u32 segment id -> segment record (tokens, ts, size, rows)
 //   's' segments: u32 segment id -> the Arrow IPC file bytes
 //   'd' deletion vector chunks: [u32 segment id | u32 chunk] -> 4 KiB of bits
@@ -13,8 +14,18 @@ export const TWIN_SEGMENTS_KEY = Buffer.from('s');
 export const TWIN_DELETIONS_KEY = Buffer.from('d');
 export const TWIN_POINTERS_KEY = Buffer.from('r');
 
-export const BUFFER_CHANGED = Buffer.from([1]);
-export const BUFFER_DELETED = Buffer.from([0]);
+/** A buffer entry whose row is to be read from the row store (compaction re-buffers rows this way). */
+export const BUFFER_CHANGED = Buffer.from([0xff]);
+/** A deleted row's buffer entry. */
+export const BUFFER_DELETED = Buffer.alloc(0);
+
+export function isBufferDeletion(v: Buffer): boolean {
+  return v.length === 0;
+}
+
+export function isBufferMarker(v: Buffer): boolean {
+  return v.length === 1 && v[0] === 0xff;
+}
 
 /** Twin key of a row: `mapKey` is the partitions-map key [token | pk]; `rowKey` the row's key in its partition. */
 export function twinRowKey(mapKey: Buffer, rowKey: Buffer): Buffer {

@@ -9,6 +9,7 @@ import { NO_SHADOW, shadowTsOf } from '../row-projection.js';
 import { HEADER_KEY } from '../table-layout.js';
 import type { TableState } from '../table-state.js';
 import { shadowFor } from '../table-state.js';
+import { isBufferDeletion, isBufferMarker } from './twin-keys.js';
 
 export interface StoredRowRef {
   readonly buf: Buffer;
@@ -26,6 +27,34 @@ export class TwinRowSource {
 
   constructor(private readonly t: TableState) {}
 
+  /**
+   * The row behind a buffer entry: its value is the row as the row store held it when written (the writer puts
+   * both in one transaction, so it is the committed row), or a marker saying "read the row store".
+   */
+  fromBuffer(mapKey: Buffer, rowKey: Buffer, value: Buffer): StoredRowRef | undefined {
+    if (isBufferDeletion(value)) return undefined;
+    if (isBufferMarker(value)) return this.read(mapKey, rowKey);
+    if (!this.t.clustered) {
+      const { shadowTs, rowAt } = singleRowShadow(value);
+      return rowAt >= value.length ? undefined : { buf: value, offset: rowAt, clustering: EMPTY, shadowTs };
+    }
+    // Partition deletions and range tombstones live in the partition header; a write does not purge against it.
+    this.partition(mapKey);
+    const clustering = rowKey.subarray(1);
+    const h = this.lastHeader;
+    const shadowTs = h === EMPTY_HEADER ? NO_SHADOW : shadowTsOf(shadowFor(h, clustering));
+    return { buf: value, offset: 0, clustering, shadowTs };
+  }
+
+  private partition(mapKey: Buffer): void {
+    if (this.lastKey?.equals(mapKey)) return;
+    const pool = this.t.pool;
+    this.lastKey = mapKey;
+    this.lastMap = pool.getChild(this.t.partitionsHandle, mapKey);
+    const h = this.lastMap === 0 ? undefined : pool.get(this.lastMap, HEADER_KEY);
+    this.lastHeader = h ? decodeHeader(h) : EMPTY_HEADER;
+  }
+
   read(mapKey: Buffer, rowKey: Buffer): StoredRowRef | undefined {
     const pool = this.t.pool;
     if (!this.t.clustered) {
@@ -35,12 +64,7 @@ export class TwinRowSource {
       if (rowAt >= v.length) return undefined;
       return { buf: v, offset: rowAt, clustering: EMPTY, shadowTs };
     }
-    if (!this.lastKey?.equals(mapKey)) {
-      this.lastKey = mapKey;
-      this.lastMap = pool.getChild(this.t.partitionsHandle, mapKey);
-      const h = this.lastMap === 0 ? undefined : pool.get(this.lastMap, HEADER_KEY);
-      this.lastHeader = h ? decodeHeader(h) : EMPTY_HEADER;
-    }
+    this.partition(mapKey);
     if (this.lastMap === 0) return undefined;
     const v = pool.get(this.lastMap, rowKey);
     if (!v) return undefined;
