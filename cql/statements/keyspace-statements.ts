@@ -12,6 +12,7 @@ import type { ResultMessage } from '../query-handler.js';
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
 import { tableIdBytes } from '../schema/table-metadata.js';
 import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
+import { dropKeyspaceDependents } from '../views/dependents-ddl.js';
 import { publishSchemaChange, validateName } from './schema-change.js';
 import { SchemaStatement } from './schema-statement.js';
 
@@ -148,6 +149,7 @@ export class DropKeyspaceStatement extends SchemaStatement {
     ctx.catalog.dropKeyspace(name);
     const result = await publishSchemaChange(ctx, name, { change: 'DROPPED', target: 'KEYSPACE', keyspace: name });
     for (const t of ks.tables.values()) await ctx.storage.dropTable(tableIdBytes(t));
+    await dropKeyspaceDependents(ctx, ks);
     return result;
   }
 }

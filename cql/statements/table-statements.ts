@@ -18,6 +18,7 @@ import { buildTableMetadata, type UdtResolver } from '../schema/table-builder.js
 import { orderColumns, type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
 import { applyTableProperties } from '../schema/table-options-parser.js';
 import { cqlTypeToString, isMultiCell } from '../types/cql-type.js';
+import { checkColumnDrop, checkTableDrop, dropIndexStorage, truncateDependents } from '../views/dependents-ddl.js';
 import { publishSchemaChange, validateName } from './schema-change.js';
 import { checkUserModifiable, SchemaStatement } from './schema-statement.js';
 import { resolveKeyspace } from './table-resolution.js';
@@ -83,6 +84,7 @@ export class DropTableStatement extends SchemaStatement {
       if (!ks) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
       throw new InvalidRequest(`Table '${ksName}.${this.ast.table.name}' doesn't exist`);
     }
+    checkTableDrop(ks, table);
     ctx.catalog.dropTable(ksName, table.name);
     const result = await publishSchemaChange(ctx, ksName, {
       change: 'DROPPED',
@@ -91,6 +93,7 @@ export class DropTableStatement extends SchemaStatement {
       name: table.name,
     });
     await ctx.storage.dropTable(tableIdBytes(table));
+    await dropIndexStorage(ctx, table);
     return result;
   }
 }
@@ -174,6 +177,7 @@ export class AlterTableStatement extends SchemaStatement {
           }
           if (col.kind === 'partition_key' || col.kind === 'clustering')
             throw new InvalidRequest(`Cannot drop PRIMARY KEY column ${name}`);
+          checkColumnDrop(ks, table, name);
           columns = columns.filter((c) => c !== col);
           dropped.push({
             name,
@@ -241,6 +245,7 @@ export class TruncateStatement extends SchemaStatement {
     if (table.isVirtual) throw new InvalidRequest(`Error during truncate: Cannot truncate virtual tables`);
     const store = ctx.storage.table(tableIdBytes(table));
     if (store) await store.truncate();
+    await truncateDependents(ctx, ctx.catalog.keyspace(ksName)!, table);
     return { kind: 'void' };
   }
 }
