@@ -35,10 +35,12 @@ const CHECKS = [
   'keyspace_metadata',
   'token_aware_routing',
   'drop_keyspace',
+  'lwt_batch',
+  'tuple_literal_with_bind_markers',
 ];
 // Known server gaps gocql runs into (docs/clients.md): `it.fails` until fixed, so a fix shows up as a failure
 // here that asks for the probe to become a check in test/gocql/main.go and CHECKS.
-const PROBES = ['lwt_batch', 'tuple_literal_with_bind_markers'];
+const PROBES: string[] = [];
 
 interface Summary {
   checks: Record<string, string>;

@@ -12,6 +12,7 @@ import { jsonToBytes } from '../types/json-codec.js';
 import { parseJson } from '../types/json-text.js';
 import type { Literal } from '../types/literal.js';
 import { literalToBytes } from '../types/literal-parser.js';
+import { buildCollection, buildTuple, buildVector } from '../types/serialized-layout.js';
 import { normalizeValue } from '../types/value-normalizer.js';
 import { validateValue } from '../types/value-validator.js';
 
@@ -197,9 +198,89 @@ export function prepareTerm(term: Term, receiver: Receiver, specs: BindSpecs): B
   }
   const literal = toLiteral(term);
   if (!literal) {
-    throw new InvalidRequest(
-      `Invalid value for ${receiver.name} of type ${cqlTypeToString(receiver.type)}: bind markers inside collection literals are not supported yet`,
-    );
+    const composite = prepareComposite(term, receiver, specs);
+    if (composite) return composite;
+    throw new InvalidRequest(`Invalid value for ${receiver.name} of type ${cqlTypeToString(receiver.type)}`);
   }
   return new ConstantTerm(literalToBytes(receiver.type, literal, receiver.name));
+}
+
+/** A collection, tuple or UDT literal with bind markers (or functions) inside: serialized per execution. */
+class CompositeTerm extends BoundTerm {
+  readonly isConstant = false;
+  constructor(
+    private readonly receiver: Receiver,
+    private readonly parts: readonly (BoundTerm | undefined)[],
+    private readonly build: (values: (Buffer | null)[]) => Buffer,
+  ) {
+    super();
+  }
+  value(values: readonly BoundValue[]): TermValue {
+    const parts = this.parts.map((p) => {
+      const v = p ? p.value(values) : null;
+      return v === UNSET ? null : v;
+    });
+    return normalizeValue(this.receiver.type, this.build(parts));
+  }
+}
+
+function prepareComposite(term: Term, receiver: Receiver, specs: BindSpecs): BoundTerm | undefined {
+  const t = receiver.type;
+  const sub = (x: Term, name: string, type: CqlType) => prepareTerm(x, { ...receiver, name, type }, specs);
+  const nonNull = (v: Buffer | null, what: string): Buffer => {
+    if (v === null) throw new InvalidRequest(`null is not supported inside collections (${what} of ${receiver.name})`);
+    return v;
+  };
+  if ((term.kind === 'list' || term.kind === 'set') && (t.kind === 'list' || t.kind === 'set')) {
+    const parts = term.elements.map((e) => sub(e, `value(${receiver.name})`, t.element));
+    return new CompositeTerm(receiver, parts, (v) =>
+      buildCollection(
+        v.length,
+        v.map((x) => nonNull(x, 'element')),
+      ),
+    );
+  }
+  if (term.kind === 'list' && t.kind === 'vector') {
+    const parts = term.elements.map((e) => sub(e, `value(${receiver.name})`, t.element));
+    return new CompositeTerm(receiver, parts, (v) =>
+      buildVector(
+        t,
+        v.map((x) => nonNull(x, 'element')),
+      ),
+    );
+  }
+  if (term.kind === 'map' && t.kind === 'map') {
+    const parts = term.entries.flatMap(([k, v]) => [
+      sub(k, `key(${receiver.name})`, t.key),
+      sub(v, `value(${receiver.name})`, t.value),
+    ]);
+    return new CompositeTerm(receiver, parts, (v) =>
+      buildCollection(
+        v.length / 2,
+        v.map((x) => nonNull(x, 'entry')),
+      ),
+    );
+  }
+  if (term.kind === 'tuple' && t.kind === 'tuple') {
+    if (term.elements.length > t.elements.length) {
+      throw new InvalidRequest(
+        `Invalid tuple literal for ${receiver.name}: too many elements. Type ${cqlTypeToString(t)} expects ${t.elements.length} but got ${term.elements.length}`,
+      );
+    }
+    const parts = term.elements.map((e, i) => sub(e, `${receiver.name}[${i}]`, t.elements[i]!));
+    return new CompositeTerm(receiver, parts, (v) => buildTuple(v));
+  }
+  if ((term.kind === 'udt' || term.kind === 'set' || term.kind === 'map') && t.kind === 'udt') {
+    const fields = term.kind === 'udt' ? term.fields : [];
+    const parts = t.fields.map((f) => {
+      const given = fields.find((x) => x.name === f.name);
+      return given ? sub(given.value, `${receiver.name}.${f.name}`, f.type) : undefined;
+    });
+    for (const g of fields) {
+      if (!t.fields.some((f) => f.name === g.name))
+        throw new InvalidRequest(`Unknown field '${g.name}' in value of user defined type ${t.name}`);
+    }
+    return new CompositeTerm(receiver, parts, (v) => buildTuple(v));
+  }
+  return undefined;
 }

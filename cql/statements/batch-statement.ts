@@ -38,6 +38,9 @@ export function executeBatch(
   options: QueryOptions,
   timestamp: number | undefined,
 ): Promise<ResultMessage> {
+  if (items.some((it) => it.statement instanceof ModificationStatement && it.statement.conditions)) {
+    return executeConditionalBatch(ctx, items, options, timestamp);
+  }
   const ts = timestamp ?? (options.timestamp !== undefined ? Number(options.timestamp) : nextWriteTimestamp());
   const byTable = new Map<string, { statement: ModificationStatement; updates: PartitionUpdate[]; now: number }>();
   for (const { statement, values } of items) {
@@ -90,8 +93,66 @@ export function executeBatch(
   );
 }
 
+/**
+ * A batch with IF clauses: one partition of one table; every condition is checked against the rows as
+ * committed (after a flush) and the whole batch applies only if all hold, in the same synchronous step.
+ */
+function executeConditionalBatch(
+  ctx: ExecutionContext,
+  items: readonly BatchItem[],
+  options: QueryOptions,
+  timestamp: number | undefined,
+): Promise<ResultMessage> {
+  if (timestamp !== undefined) throw new InvalidRequest('Cannot provide custom timestamp for conditional BATCH');
+  const statements = items.map((it) => {
+    if (!(it.statement instanceof ModificationStatement)) {
+      throw new InvalidRequest('Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.');
+    }
+    return { statement: it.statement, values: it.values };
+  });
+  const table = statements[0]!.statement.table;
+  if (statements.some((s) => s.statement.table !== table)) {
+    throw new InvalidRequest('Batch with conditions cannot span multiple tables');
+  }
+  const ts = nextWriteTimestamp();
+  const planned = statements.map((s) => ({
+    ...s,
+    ...s.statement.updates(s.values, { ...options, values: s.values }, ts, ctx),
+  }));
+  const keys = new Set(planned.flatMap((p) => p.updates.map((u) => u.key.toString('hex'))));
+  if (keys.size > 1) throw new InvalidRequest('Batch with conditions cannot span multiple partitions');
+  ctx.storage.commit.flush();
+  const checks = planned
+    .filter((p) => p.statement.conditions)
+    .map((p) => p.statement.checkConditions(ctx, p.values, p.updates, p.now));
+  const applied = checks.every((c) => c.applied);
+  let result: ResultMessage;
+  if (applied) {
+    result = { kind: 'rows', metadata: { columns: [checks[0]!.columns[0]!] }, rows: [[Buffer.from([1])]] };
+  } else {
+    // One row per checked statement, over the union of the columns they show.
+    const columns = [...new Map(checks.flatMap((c) => c.columns).map((c) => [c.name, c])).values()];
+    const rows = checks.map((c) =>
+      columns.map((col) =>
+        col.name === '[applied]' ? Buffer.from([0]) : (c.row[c.columns.findIndex((x) => x.name === col.name)] ?? null),
+      ),
+    );
+    return Promise.resolve({ kind: 'rows', metadata: { columns }, rows });
+  }
+  const writes = planned.map((p) => ({ table: p.statement.table, updates: p.updates, now: p.now }));
+  if (dependentsOf(ctx, table)) return applyWithDependents(ctx, writes, (t) => storeOf(ctx, t)).then(() => result);
+  const mutations: TableMutation[] = writes.map((w) => ({
+    table: storeOf(ctx, w.table),
+    updates: w.updates,
+    nowInSeconds: w.now,
+  }));
+  return ctx.storage.apply(mutations).then(() => result);
+}
+
 /** `BEGIN [UNLOGGED|COUNTER] BATCH [USING TIMESTAMP t] ... APPLY BATCH` sent as one query string. */
 export class BatchStatement implements CqlStatement {
+  /** Conditional batches answer with `[applied]` rows whose columns vary. */
+  readonly variableResultMetadata = true;
   readonly bindSpecs: readonly ColumnSpec[];
   readonly partitionKeyIndices: readonly number[] = [];
   readonly resultColumns: readonly ColumnSpec[] = [];

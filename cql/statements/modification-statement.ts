@@ -698,7 +698,7 @@ export class ModificationStatement implements CqlStatement {
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
-    if (this.conditions) return this.executeConditional(ctx, options, this.conditions);
+    if (this.conditions) return this.executeConditional(ctx, options);
     const { updates, now } = this.updates(options.values, options, undefined, ctx);
     const store = storeOf(ctx, this.table);
     const counters = this.table.isCounter;
@@ -715,17 +715,17 @@ export class ModificationStatement implements CqlStatement {
   }
 
   /**
-   * A lightweight transaction. Linearizable on one node without Paxos: everything submitted before is
-   * committed first (flush), then the row is read and the write submitted in the same synchronous step,
-   * so no other write can come between the read and the write.
+   * Reads the row a conditional statement addresses and evaluates its IF clause against it. The
+   * caller has committed everything submitted before (flush), and submits the write in the same
+   * synchronous step, so no other write can come between this read and that write.
    */
-  private executeConditional(
+  checkConditions(
     ctx: ExecutionContext,
-    options: QueryOptions,
-    conditions: Conditions,
-  ): Promise<ResultMessage> {
-    const values = options.values;
-    const { updates, now } = this.updates(values, options);
+    values: readonly BoundValue[],
+    updates: readonly PartitionUpdate[],
+    now: number,
+  ): { applied: boolean; columns: ColumnSpec[]; row: (Buffer | null)[] } {
+    const conditions = this.conditions!;
     if (updates.length !== 1)
       throw new InvalidRequest('IN on the partition key is not supported with conditional updates');
     const u = updates[0]!;
@@ -749,7 +749,6 @@ export class ModificationStatement implements CqlStatement {
           )
         : EMPTY);
     const store = storeOf(ctx, this.table);
-    ctx.storage.commit.flush();
     const wanted = this.table.columns.filter((c) => c.kind === 'regular' || c.kind === 'static');
     const bound = clustering.length > 0 ? { prefix: clustering, inclusive: true } : undefined;
     const pr = store.readPartition(u.key, u.token, {
@@ -764,7 +763,7 @@ export class ModificationStatement implements CqlStatement {
     const exists = row !== undefined;
     const current = (c: ColumnMetadata) => Conditions.current(c, row, pr?.staticRow, wanted.indexOf(c));
     const applied = conditions.applies(values, exists, current);
-    const { columns, row: out } = conditions.result(applied, exists, () => {
+    const result = conditions.result(applied, exists, () => {
       const shown = conditions.kind === 'ifNotExists' ? this.table.columns : conditions.columns;
       const pk = deserializePartitionKey(u.key, this.table.partitionKey.length);
       return {
@@ -783,11 +782,21 @@ export class ModificationStatement implements CqlStatement {
         ),
       };
     });
-    const result: ResultMessage = { kind: 'rows', metadata: { columns }, rows: [out] };
+    return { applied, ...result };
+  }
+
+  /** A lightweight transaction: flush, check, and submit the write in one synchronous step. */
+  private executeConditional(ctx: ExecutionContext, options: QueryOptions): Promise<ResultMessage> {
+    const values = options.values;
+    const { updates, now } = this.updates(values, options);
+    ctx.storage.commit.flush();
+    const { applied, columns, row } = this.checkConditions(ctx, values, updates, now);
+    const result: ResultMessage = { kind: 'rows', metadata: { columns }, rows: [row] };
     if (!applied) return Promise.resolve(result);
     if (dependentsOf(ctx, this.table)) {
       return applyWithDependents(ctx, [{ table: this.table, updates, now }], (t) => storeOf(ctx, t)).then(() => result);
     }
+    const store = storeOf(ctx, this.table);
     return new Promise((resolve, reject) => {
       store.applyMutationsCallback(updates, now, (err) => (err ? reject(err) : resolve(result)));
     });

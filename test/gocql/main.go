@@ -697,8 +697,8 @@ func runProfile(res *result, host string, port int, p profile) {
 		return nil
 	})
 
-	// Known gap: conditional batches ignore their IF clauses and answer VOID (see docs/clients.md).
-	probe(res, c("lwt_batch"), func() error {
+	// Conditional batch: [applied] rows, all-or-nothing.
+	check(res, c("lwt_batch"), func() error {
 		b := session.NewBatch(gocql.LoggedBatch)
 		b.SerialConsistency(gocql.LocalSerial)
 		b.Query(`INSERT INTO `+ks+`.pages (pk, ck, v) VALUES (?, ?, ?) IF NOT EXISTS`, 500, 1, "a")
@@ -758,7 +758,7 @@ func runProfile(res *result, host string, port int, p profile) {
 		return fmt.Errorf("system_traces.sessions for %x: %w", ids[0], lastErr)
 	})
 
-	probe(res, c("tuple_literal_with_bind_markers"), func() error {
+	check(res, c("tuple_literal_with_bind_markers"), func() error {
 		if err := session.Query(`INSERT INTO `+ks+`.extra (id, tup) VALUES (?, (?, ?))`, 2, 8, "eight").Exec(); err != nil {
 			return err
 		}
