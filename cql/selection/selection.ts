@@ -566,7 +566,18 @@ function compileUserFunction(
     name,
     args.map((a) => a.type),
   );
-  if (!f) throw new InvalidRequest(`Unknown function '${keyspace ? `${keyspace}.` : ''}${name}' or invalid arguments`);
+  if (!f) {
+    const known = functionOverloads(name);
+    if (known.length > 0) {
+      const sigs = known.map(
+        (o) => `${o.name}(${o.argTypes.map(cqlTypeToString).join(', ')}) -> ${cqlTypeToString(o.returnType)}`,
+      );
+      throw new InvalidRequest(
+        `Invalid call to function ${name}, none of its type signatures match (known type signatures: ${sigs.join(', ')})`,
+      );
+    }
+    throw new InvalidRequest(`Unknown function ${keyspace ? `${keyspace}.` : ''}${name} called in selection clause`);
+  }
   return {
     type: f.returnType,
     columns: args.flatMap((a) => a.columns),
