@@ -184,7 +184,10 @@ export class CreateViewStatement extends ViewDdl {
     let nextId = 0;
     const col = (name: string, kind: ColumnMetadata['kind'], position: number): ColumnMetadata => {
       const b = base.columns.find((c) => c.name === name)!;
-      const desc = kind === 'clustering' && order.find((o) => o.column === name)?.descending === true;
+      // Without CLUSTERING ORDER BY, a base clustering column keeps its base order (CreateViewStatement).
+      const explicit = order.find((o) => o.column === name);
+      const desc =
+        kind === 'clustering' && (explicit ? explicit.descending : order.length === 0 && b.clusteringOrder === 'desc');
       return {
         name,
         type: b.type,
