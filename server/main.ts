@@ -21,9 +21,8 @@ import { StorageEngine } from '../storage/storage-engine.js';
 import { twinOptionsFromEnv } from '../storage/twin/twin-options-env.js';
 import { PasswordAuthenticator } from './auth/password-authenticator.js';
 import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
+import { HandlerSlot } from './handler-slot.js';
 import { createLogger } from './logger.js';
-import { ServerMetrics } from './metrics.js';
-import { startMetricsEndpoint } from './metrics-endpoint.js';
 import { NativeServer } from './native-server.js';
 import { type TlsSettings, tlsSettings } from './tls-options.js';
 
@@ -171,27 +170,13 @@ async function main(): Promise<void> {
     emit: (event) => handler?.emit(event),
   };
   handler = new CqlQueryHandler(ctx);
-  const metrics = new ServerMetrics();
-  storage.commit.onCommit = (ops, ms) => {
-    metrics.commitOps.observe(ops);
-    metrics.commitSeconds.observe(ms / 1000);
-  };
-  metrics.gauge('pmemcql_pool_bytes', 'Pool size and bytes in use', ['kind'], (g) => {
-    const i = storage.info;
-    g.set({ kind: 'size' }, i.size);
-    g.set({ kind: 'used' }, i.used);
-  });
-  metrics.gauge('pmemcql_connections', 'Open client connections', [], (g) => g.set(server?.connections.length ?? 0));
-  metrics.gauge('pmemcql_table_partitions', 'Partitions per user table', ['keyspace', 'table'], (g) => {
-    for (const r of sizeEstimateRows(catalog, storage, node.tokens.slice(0, 1))) {
-      g.set({ keyspace: String(r.keyspace_name), table: String(r.table_name) }, Number(r.partitions_count));
-    }
-  });
   handler.onEvent((event) => auth.onSchemaEvent(event));
   storage.startGc();
 
+  // Requests are served as soon as the transport listens; metrics wrap the handler once loaded.
+  const slot = new HandlerSlot(handler);
   server = new NativeServer({
-    handler: metrics.wrap(handler),
+    handler: slot,
     logger,
     host: config.listen_address,
     port: config.native_transport_port,
@@ -213,10 +198,22 @@ async function main(): Promise<void> {
     },
   });
   await server.listen();
-  const metricsServer =
-    config.metrics_port >= 0
-      ? await startMetricsEndpoint(metrics, config.listen_address, config.metrics_port, logger)
-      : undefined;
+  const { setupMetrics } = await import('./metrics-setup.js');
+  const {
+    metrics,
+    endpoint: metricsServer,
+    handler: metered,
+  } = await setupMetrics({
+    handler,
+    storage,
+    catalog,
+    tokens: node.tokens,
+    connections: () => server?.connections.length ?? 0,
+    host: config.listen_address,
+    port: config.metrics_port,
+    logger,
+  });
+  slot.inner = metered;
   metrics.ready = true;
   const info = storage.info;
   logger.info(
