@@ -11,6 +11,7 @@ import { openSegment } from '../storage/arrow/segment-reader.js';
 import { liveCell, rowLiveness } from '../storage/mutation.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import { startFlush } from '../storage/twin/twin-flush.js';
+import { segmentBytesKey } from '../storage/twin/twin-keys.js';
 
 const N = Number(process.argv[2] ?? 65536);
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-flushprof-'));
@@ -95,8 +96,7 @@ async function main(): Promise<void> {
   // Reading a segment back: the addon's get copies the value into a fresh Buffer (no zero-copy view yet).
   const twin = store.twin!;
   const seg = twin.segments()[0]!;
-  const key = Buffer.allocUnsafe(4);
-  key.writeUInt32BE(seg.id, 0);
+  const key = segmentBytesKey(seg.id);
   let best = Number.POSITIVE_INFINITY;
   let bytes = 0;
   for (let r = 0; r < 5; r++) {

@@ -183,7 +183,8 @@ async function main(): Promise<void> {
   const buffers = await c.execute('SELECT * FROM system_arrow.buffers');
   console.log(`last background flush: ${buffers.first()?.get('last_flush_ms')} ms`);
   if (flag('--writes-only')) {
-    if (writesNoTwin) console.log(`write cost of twins: ${(((writesNoTwin - writesTwin) / writesNoTwin) * 100).toFixed(1)}% slower`);
+    if (writesNoTwin)
+      console.log(`write cost of twins: ${(((writesNoTwin - writesTwin) / writesNoTwin) * 100).toFixed(1)}% slower`);
     await c.shutdown();
     await stopServer(s);
     return;

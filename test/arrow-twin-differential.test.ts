@@ -140,7 +140,7 @@ describe('Arrow twin: columnar path = row path', () => {
     const r = rng(7);
     const pick = (n: number) => Math.floor(r() * n);
     const before = await pathStats();
-    for (let round = 0; round < 14; round++) {
+    for (let round = 0; round < 30; round++) {
       const writes: Promise<unknown>[] = [];
       for (let i = 0; i < 40; i++) {
         const k = pick(60);
@@ -190,7 +190,7 @@ describe('Arrow twin: columnar path = row path', () => {
         }
       }
       await Promise.all(writes);
-      if (round === 9) await client.execute('TRUNCATE ks.kv');
+      if (round === 9 || round === 21) await client.execute('TRUNCATE ks.kv');
       if (r() < 0.4) await client.execute('SELECT * FROM system_arrow.flush_now');
       if (r() < 0.15) await client.execute('SELECT * FROM system_arrow.compact_now');
       for (const [q, params] of QUERIES) await sameOnBothPaths(q, params(r));

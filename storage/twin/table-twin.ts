@@ -15,6 +15,7 @@ import {
   decodeSegmentRecord,
   hasPrefix,
   type SegmentRecord,
+  segmentBytesKey,
   segmentKey,
   twinPartitionPrefix,
   twinRowKey,
@@ -60,7 +61,7 @@ export class LiveSegment {
   /** The segment's Arrow data; the pool's get copies it once (see docs/arrow-twins.md "Zero copy"). */
   open(): OpenSegment {
     if (!this.data) {
-      const bytes = this.twin.pool.get(this.twin.handles.segments, segmentKey(this.id));
+      const bytes = this.twin.pool.get(this.twin.handles.segments, segmentBytesKey(this.id));
       if (!bytes) throw new Error(`Arrow segment ${this.id} of table ${this.twin.tableHex} is missing`);
       this.data = openSegment(bytes);
     }

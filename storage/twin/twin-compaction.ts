@@ -6,7 +6,7 @@
 
 import { ROWS_PER_CHUNK } from '../arrow/deletion-vector.js';
 import type { LiveSegment, TableTwin } from './table-twin.js';
-import { BUFFER_CHANGED, chunkKey, decodePointer, hasPrefix, segmentKey } from './twin-keys.js';
+import { BUFFER_CHANGED, chunkKey, decodePointer, hasPrefix, segmentBytesKey, segmentKey } from './twin-keys.js';
 
 /** Victims: segments at least half deleted; or, when there are 4 or more small ones, every small one. */
 export function pickVictims(twin: TableTwin): LiveSegment[] {
@@ -98,7 +98,7 @@ export class TwinCompaction {
     for (const v of this.victims) {
       if (v.deletions().liveCount > 0) continue;
       const id = segmentKey(v.id);
-      batch.del(h.segments, id);
+      batch.del(h.segments, segmentBytesKey(v.id));
       batch.del(h.index, id);
       const res = pool.scan(h.deletions, { start: id });
       for (const k of res.keys) {

@@ -8,10 +8,10 @@ import { type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
 import { buildSegment, type CellLookup, type TwinRow } from '../arrow/segment-builder.js';
 import { openSegment } from '../arrow/segment-reader.js';
+import { sortableBytesToToken } from '../murmur3-token.js';
 import { deserializePartitionKey } from '../partition-key.js';
-import { ByteReader, readRowPrefix } from '../row-codec.js';
+import { ByteReader, ROW_DELETION, ROW_LIVENESS, ROW_LIVENESS_EXPIRING, singleRowShadow } from '../row-codec.js';
 import { type ComplexValue, Projection } from '../row-projection.js';
-import { tokenOfMapKey } from '../table-layout.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
 import {
@@ -19,11 +19,13 @@ import {
   encodePointer,
   encodeSegmentRecord,
   isBufferDeletion,
+  isBufferMarker,
   type SegmentRecord,
+  segmentBytesKey,
   segmentKey,
   splitTwinKey,
 } from './twin-keys.js';
-import { TwinRowSource } from './twin-row-source.js';
+import { type StoredRowRef, TwinRowSource } from './twin-row-source.js';
 import type { TwinSchema } from './twin-schema.js';
 
 export interface FlushResult {
@@ -105,60 +107,100 @@ export class TwinFlush implements FlushWatch {
     return true;
   }
 
+  // Expiry bookkeeping of the row being read (fields, not a closure: this runs once per flushed row).
+  private permanent = false;
+  private expiry = -1;
+  private mixed = false;
+  private writetime = Number.NEGATIVE_INFINITY;
+
+  private note(ttl: number | null | undefined, ts: number | null | undefined, now: number): void {
+    if (ttl === null || ttl === undefined) this.permanent = true;
+    else {
+      const e = now + ttl;
+      if (this.expiry >= 0 && e !== this.expiry) this.mixed = true;
+      this.expiry = e;
+    }
+    if (ts !== null && ts !== undefined && ts > this.writetime) this.writetime = ts;
+  }
+
   /** The row as a segment row, or why it is not one. */
   private readRow(key: Buffer, value: Buffer, now: number): Fate {
     if (isBufferDeletion(value)) return 'drop';
-    const { mapKey, rowKey } = splitTwinKey(key);
-    const ref = this.source.fromBuffer(mapKey, rowKey, value);
-    if (!ref) return 'drop';
+    const clustered = this.twin.table.clustered;
+    // Without clustering columns the buffer value is the whole partition: no key split, no header lookup.
+    let ref: StoredRowRef | undefined;
+    let pkAt = 10;
+    let mapKey: Buffer | undefined;
+    if (!clustered && !isBufferMarker(value)) {
+      const { shadowTs, rowAt } = singleRowShadow(value);
+      if (rowAt >= value.length) return 'drop';
+      ref = { buf: value, offset: rowAt, clustering: EMPTY, shadowTs };
+    } else {
+      const parts = splitTwinKey(key);
+      mapKey = parts.mapKey;
+      pkAt = 8;
+      ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, value);
+      if (!ref) return 'drop';
+    }
     const rr = this.projection.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, now);
     if (!rr) return 'drop';
     // `_expires` must mean "the whole row is gone then": every live part expires at the same second, or none does.
-    let permanent = false;
-    let expiry = -1;
-    let mixed = false;
-    let writetime = Number.NEGATIVE_INFINITY;
-    const note = (ttl: number | null | undefined, ts: number | null | undefined) => {
-      if (ttl === null || ttl === undefined) permanent = true;
-      else {
-        const e = now + ttl;
-        if (expiry >= 0 && e !== expiry) mixed = true;
-        expiry = e;
+    this.permanent = false;
+    this.expiry = -1;
+    this.mixed = false;
+    this.writetime = Number.NEGATIVE_INFINITY;
+    // Row liveness and deletion, read in place (the projection does not report them).
+    const r = this.reader;
+    r.reset(ref.buf, ref.offset);
+    const flags = r.u8();
+    let lts = 0;
+    let lttl = 0;
+    let lexpiry = 0;
+    if (flags & ROW_LIVENESS) {
+      lts = r.i64();
+      if (flags & ROW_LIVENESS_EXPIRING) {
+        lttl = r.u32();
+        lexpiry = r.u32();
       }
-      if (ts !== null && ts !== undefined && ts > writetime) writetime = ts;
-    };
-    this.reader.reset(ref.buf, ref.offset);
-    const stored = readRowPrefix(this.reader);
-    const lv = stored.liveness;
-    const dts = Math.max(ref.shadowTs, stored.deletion ? stored.deletion.ts : Number.NEGATIVE_INFINITY);
-    if (lv && lv.ts > dts && (lv.ttl === 0 || now < lv.expiry)) note(lv.ttl === 0 ? null : lv.expiry - now, lv.ts);
+    }
+    let dts = ref.shadowTs;
+    if (flags & ROW_DELETION) {
+      const ts = r.i64();
+      if (ts > dts) dts = ts;
+    }
+    if (flags & ROW_LIVENESS && lts > dts && (lttl === 0 || now < lexpiry)) {
+      this.note(lttl === 0 ? null : lexpiry - now, lts, now);
+    }
     const cells = new ArrayCells();
     const ids = this.projection.columns;
+    const ttls = rr.ttls;
+    const wts = rr.writetimes;
     for (let s = 0; s < ids.length; s++) {
       const v = rr.values[s];
       if (v === null || v === undefined) continue;
       const id = ids[s]!;
       if (Buffer.isBuffer(v)) {
-        note(rr.ttls?.[s], rr.writetimes?.[s]);
+        this.note(ttls?.[s], wts?.[s], now);
         cells.v[id] = v;
       } else {
         const cv = v as ComplexValue;
-        for (let j = 0; j < cv.values.length; j++) note(cv.ttls?.[j], cv.writetimes?.[j]);
+        for (let j = 0; j < cv.values.length; j++) this.note(cv.ttls?.[j], cv.writetimes?.[j], now);
         const b = this.schema.complexToBytes(id, cv);
         if (b) cells.v[id] = b;
       }
     }
-    if (mixed || (permanent && expiry >= 0)) return 'keep';
+    if (this.mixed || (this.permanent && this.expiry >= 0)) return 'keep';
     const nPk = this.layout.partitionKey.length;
     this.rowKeyIndex.push(this.keys.length - 1);
+    const pk = mapKey ? mapKey.subarray(8) : key.subarray(pkAt, pkAt + key.readUInt16BE(8));
     this.rows.push({
-      token: tokenOfMapKey(mapKey),
-      partitionKey: deserializePartitionKey(mapKey.subarray(8), nPk),
+      token: sortableBytesToToken(key, 0),
+      partitionKey: deserializePartitionKey(pk, nPk),
       clustering: rr.clusteringValues,
-      clusteringKey: this.twin.table.clustered ? ref.clustering : undefined,
+      clusteringKey: clustered ? ref.clustering : undefined,
       cells,
-      writetime: Number.isFinite(writetime) ? writetime : 0,
-      expires: expiry >= 0 ? expiry : null,
+      writetime: Number.isFinite(this.writetime) ? this.writetime : 0,
+      expires: this.expiry >= 0 ? this.expiry : null,
     });
     return 'flush';
   }
@@ -178,7 +220,7 @@ export class TwinFlush implements FlushWatch {
     let record: SegmentRecord | undefined;
     let dv: DeletionVector | undefined;
     let ipc: Uint8Array | undefined;
-    const isTouched = (i: number) => this.touched.has(this.keys[i]!.toString('latin1'));
+    const isTouched = (i: number) => this.touched.size > 0 && this.touched.has(this.keys[i]!.toString('latin1'));
     if (this.rows.length > 0) {
       const b0 = performance.now();
       const built = buildSegment(this.layout, this.rows);
@@ -190,7 +232,7 @@ export class TwinFlush implements FlushWatch {
       const last = this.rows[built.order[n - 1]!]!.token;
       record = { id, rows: n, firstToken: first, lastToken: last, ts: Date.now(), size: ipc.length };
       dv = new DeletionVector(n);
-      batch.put(h.segments, segmentKey(id), Buffer.from(ipc.buffer, ipc.byteOffset, ipc.length));
+      batch.put(h.segments, segmentBytesKey(id), Buffer.from(ipc.buffer, ipc.byteOffset, ipc.length));
       batch.put(h.index, segmentKey(id), encodeSegmentRecord(record));
       const next = Buffer.allocUnsafe(4);
       next.writeUInt32BE(id + 1, 0);
@@ -241,3 +283,5 @@ export function startFlush(twin: TableTwin): TwinFlush | undefined {
   if (!schema) return undefined;
   return new TwinFlush(twin, schema);
 }
+
+const EMPTY = Buffer.alloc(0);

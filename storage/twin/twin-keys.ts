@@ -2,7 +2,8 @@
 //   'b' buffer:   twin row key -> the merged row as the row store holds it (a table without clustering columns:
 //                 its partition value), empty = deleted, [0xff] = changed, read it from the row store (compaction)
 //   'a' index:    u32 segment id -> segment record (tokens, ts, size, rows)
-//   's' segments: u32 segment id -> the Arrow IPC file bytes
+//   's' segments: [u32 segment id | 4 zero bytes] -> the Arrow IPC file bytes (an 8-byte key keeps the value
+//                 8-byte aligned in the pool: a native entry is 16 header bytes + key + value)
 //   'd' deletion vector chunks: [u32 segment id | u32 chunk] -> 4 KiB of bits
 //   'r' row pointers: twin row key -> [u32 segment id | u32 row index] (where a row's live columnar copy is)
 // A twin row key is [8 sortable token bytes | u16 partition key length | partition key | row map key], so one
@@ -64,6 +65,13 @@ export function hasPrefix(key: Buffer, prefix: Buffer): boolean {
 
 export function segmentKey(id: number): Buffer {
   const b = Buffer.allocUnsafe(4);
+  b.writeUInt32BE(id, 0);
+  return b;
+}
+
+/** Key of a segment's bytes in the 's' map (see the layout note: 8 bytes, for alignment). */
+export function segmentBytesKey(id: number): Buffer {
+  const b = Buffer.alloc(8);
   b.writeUInt32BE(id, 0);
   return b;
 }
