@@ -20,7 +20,7 @@ import {
 } from './table-layout.js';
 import { DEFAULT_GC_GRACE_SECONDS } from './table-state.js';
 import { TableStore } from './table-store.js';
-import { TableTwin, type TwinHandles } from './twin/table-twin.js';
+import { TableTwin, TWIN_INCOMPLETE_KEY, type TwinHandles } from './twin/table-twin.js';
 import {
   TWIN_BUFFER_KEY,
   TWIN_DELETIONS_KEY,
@@ -141,6 +141,9 @@ export class StorageEngine {
     if (h.some((x) => x === 0)) {
       const b = this.pool.batch();
       for (const key of TWIN_KEYS) b.ensureChild(root, key);
+      // A table with rows from before twins existed: its new, empty twin does not hold them.
+      const partitions = this.pool.getChild(root, TABLE_PARTITIONS_KEY);
+      if (partitions !== 0 && this.pool.count(partitions) > 0) b.put(root, TWIN_INCOMPLETE_KEY, Buffer.from([1]));
       h = this.pool.apply(b);
     }
     return { buffer: h[0]!, index: h[1]!, segments: h[2]!, deletions: h[3]!, pointers: h[4]! };

@@ -59,7 +59,8 @@ export function tryColumnar(
     return undefined;
   }
   const twin = storeOf(ctx, query.table).twin;
-  if (!twin?.enabled) {
+  // A twin that missed writes (made while twins were off) cannot answer: the row path is exact.
+  if (!twin?.enabled || twin.incomplete) {
     pathStats.row++;
     return undefined;
   }

@@ -89,6 +89,9 @@ export interface FlushWatch {
   cancelled: boolean;
 }
 
+/** TableRoot key present when the twin may miss rows (see TableTwin.incomplete). */
+export const TWIN_INCOMPLETE_KEY = Buffer.from('x');
+
 export class TableTwin {
   private readonly segs = new Map<number, LiveSegment>();
   private loaded = false;
@@ -118,6 +121,25 @@ export class TableTwin {
 
   get tableHex(): string {
     return this.state.id.toString('hex');
+  }
+
+  private incompleteKnown: boolean | undefined;
+
+  /**
+   * Rows of this table changed while its twin was not kept (twins off, or the table predates them): the
+   * twin does not hold every row, so the columnar path must not answer for the table. Persistent.
+   */
+  get incomplete(): boolean {
+    this.incompleteKnown ??= this.pool.get(this.state.rootHandle, TWIN_INCOMPLETE_KEY) !== undefined;
+    return this.incompleteKnown;
+  }
+
+  private markIncomplete(ctx: CommitContext): void {
+    if (this.incomplete) return;
+    ctx.batch.put(this.state.rootHandle, TWIN_INCOMPLETE_KEY, Buffer.from([1]));
+    ctx.onCommit(() => {
+      this.incompleteKnown = true;
+    });
   }
 
   /** The twin is kept when the schema layer says the table has one (resolved once known). */
@@ -224,7 +246,7 @@ export class TableTwin {
    * row; for a table without clustering columns, the partition value), undefined when the row is gone.
    */
   touchRow(ctx: CommitContext, mapKey: Buffer, rowKey: Buffer, stored: Buffer | undefined): void {
-    if (!this.enabled) return;
+    if (!this.enabled) return this.markIncomplete(ctx);
     this.touchKey(ctx, this.stage(ctx), twinRowKey(mapKey, rowKey), stored);
   }
 
@@ -267,7 +289,7 @@ export class TableTwin {
    * GC dropping it): mark them all.
    */
   touchPartition(ctx: CommitContext, mapKey: Buffer): void {
-    if (!this.enabled) return;
+    if (!this.enabled) return this.markIncomplete(ctx);
     const st = this.stage(ctx);
     const prefix = twinPartitionPrefix(mapKey);
     const keys = new Map<string, Buffer>();
@@ -296,7 +318,7 @@ export class TableTwin {
 
   /** TRUNCATE: the twin empties with the row store, in the same transaction. */
   stageTruncate(ctx: CommitContext): void {
-    if (!this.enabled) return;
+    if (!this.enabled) return this.markIncomplete(ctx);
     const st = this.stage(ctx);
     const b = ctx.batch;
     b.clear(this.handles.buffer);
