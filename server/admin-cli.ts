@@ -120,6 +120,128 @@ async function tablestats(t: Target, filter: string | undefined): Promise<void> 
   });
 }
 
+/** Arrow twin administration: through reads of the read-only system_arrow tables. */
+async function arrow(t: Target, action: string, table: string | undefined, file: string | undefined): Promise<void> {
+  await withClient(t, async (c) => {
+    const [ks, name] = (table ?? '').split('.');
+    const mine = (r: cassandra.types.Row) => !table || (r.keyspace_name === ks && (!name || r.table_name === name));
+    switch (action) {
+      case 'flush':
+      case 'compact': {
+        const rows = (await c.execute(`SELECT * FROM system_arrow.${action}_now`)).rows.filter(mine);
+        for (const r of rows) {
+          console.log(
+            action === 'flush'
+              ? `${r.keyspace_name}.${r.table_name}: segment ${r.segment_id ?? '-'} with ${r.rows} rows (${r.ms} ms)`
+              : `${r.keyspace_name}.${r.table_name}: ${JSON.stringify(Object.fromEntries(Object.entries(r)))}`,
+          );
+        }
+        return;
+      }
+      case 'segments': {
+        const rows = (await c.execute('SELECT * FROM system_arrow.segments')).rows.filter(mine);
+        console.log('table'.padEnd(30), 'segment', 'rows'.padStart(10), 'deleted'.padStart(10), 'bytes'.padStart(12));
+        for (const r of rows) {
+          console.log(
+            `${r.keyspace_name}.${r.table_name}`.padEnd(30),
+            String(r.segment_id).padStart(7),
+            String(r.row_count).padStart(10),
+            String(r.deleted_count).padStart(10),
+            String(r.arrow_size).padStart(12),
+          );
+        }
+        return;
+      }
+      case 'check': {
+        const rows = (await c.execute('SELECT * FROM system_arrow.consistency')).rows.filter(mine);
+        for (const r of rows)
+          console.log(`${r.keyspace_name}.${r.table_name}: ${JSON.stringify(Object.fromEntries(Object.entries(r)))}`);
+        return;
+      }
+      case 'export': {
+        if (!ks || !name || !file) throw new Error('usage: pmemcql-admin arrow export <keyspace.table> <file.arrow>');
+        await exportArrow(c, ks, name, file);
+        return;
+      }
+      default:
+        throw new Error(`unknown arrow action ${action} (flush, compact, segments, check, export)`);
+    }
+  });
+}
+
+/**
+ * Writes a table's live rows as an Arrow IPC file (pyarrow, DuckDB and Polars read it). Columns get the
+ * Arrow type of their CQL type (ints, floats, bigints, booleans, text, blobs, timestamps); uuids, inets,
+ * decimals, varints and other types become text, collections and UDTs JSON text.
+ */
+async function exportArrow(c: cassandra.Client, ks: string, table: string, file: string): Promise<void> {
+  const arrow = await import('apache-arrow');
+  const { writeFileSync } = await import('node:fs');
+  const codes = cassandra.types.dataTypes;
+  const arrowType = (code: number) => {
+    switch (code) {
+      case codes.int:
+        return new arrow.Int32();
+      case codes.smallint:
+        return new arrow.Int16();
+      case codes.tinyint:
+        return new arrow.Int8();
+      case codes.bigint:
+      case codes.counter:
+        return new arrow.Int64();
+      case codes.double:
+        return new arrow.Float64();
+      case codes.float:
+        return new arrow.Float32();
+      case codes.boolean:
+        return new arrow.Bool();
+      case codes.blob:
+        return new arrow.Binary();
+      case codes.timestamp:
+        return new arrow.TimestampMillisecond();
+      default:
+        return new arrow.Utf8();
+    }
+  };
+  const convert = (code: number, v: unknown): unknown => {
+    if (v === null || v === undefined) return null;
+    if (code === codes.bigint || code === codes.counter) return BigInt(String(v));
+    if (code === codes.timestamp) return (v as Date).getTime();
+    if (code === codes.blob) return new Uint8Array(v as Buffer);
+    if ([codes.int, codes.smallint, codes.tinyint, codes.double, codes.float, codes.boolean].includes(code)) return v;
+    if (typeof v === 'object' && !('toJSON' in (v as object) && !Array.isArray(v) && !(v instanceof Map))) {
+      return JSON.stringify(v, (_k, x) =>
+        x instanceof Map ? Object.fromEntries(x) : typeof x === 'bigint' ? String(x) : x,
+      );
+    }
+    return String(v);
+  };
+  let names: string[] = [];
+  let typeCodes: number[] = [];
+  const values: unknown[][] = [];
+  let pageState: string | undefined;
+  let n = 0;
+  do {
+    const r = await c.execute(`SELECT * FROM "${ks}"."${table}"`, [], { fetchSize: 5000, pageState });
+    if (names.length === 0) {
+      names = r.columns.map((col) => col.name);
+      typeCodes = r.columns.map((col) => col.type.code);
+      for (const _ of names) values.push([]);
+    }
+    for (const row of r.rows) {
+      names.forEach((name, i) => values[i]!.push(convert(typeCodes[i]!, row.get(name))));
+      n++;
+    }
+    pageState = r.pageState ?? undefined;
+  } while (pageState);
+  const vectors = Object.fromEntries(
+    names.map((name, i) => [name, arrow.vectorFromArray(values[i] as never, arrowType(typeCodes[i]!) as never)]),
+  );
+  const ipc = arrow.tableToIPC(new arrow.Table(vectors as never), 'file');
+  writeFileSync(file, ipc);
+  console.log(`wrote ${n} rows of ${ks}.${table} to ${file} (${ipc.length} bytes, Arrow IPC file)`);
+}
+
 function poolCheck(path: string): void {
   const r = spawnSync('pmempool', ['check', '--verbose', path], { encoding: 'utf8' });
   if (r.error) {
@@ -143,6 +265,11 @@ common(program.command('info').description('host id, load, uptime, memory')).act
 common(program.command('tablestats [table]').description('per-table statistics (keyspace or keyspace.table)')).action(
   (table, o) => tablestats(target(o), table),
 );
+common(
+  program
+    .command('arrow <action> [table] [file]')
+    .description('Arrow twins: flush | compact | segments | check | export <ks.table> <file.arrow>'),
+).action((action, table, file, o) => arrow(target(o), action, table, file));
 program
   .command('pool-check <path>')
   .description('check a pool file for consistency (server stopped), with pmempool')

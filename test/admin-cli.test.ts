@@ -1,8 +1,9 @@
 // pmemcql-admin against a real server: status, info, tablestats; pool-check on a stopped server's pool.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { tableFromIPC } from 'apache-arrow';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, type ServerProcess, startServer } from './support/server-process.js';
@@ -55,6 +56,19 @@ describe('pmemcql-admin', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Keyspace : a');
     expect(r.stdout).toContain('Number of partitions (estimate): 5');
+  });
+
+  it('arrow flush, segments, check and export', async () => {
+    expect(admin('arrow', 'flush', 'a.t', ...target()).stdout).toMatch(/^a\.t: segment \d+ with 5 rows/m);
+    expect(admin('arrow', 'segments', 'a.t', ...target()).stdout).toMatch(/^a\.t +\d+ +5 +0 +\d+$/m);
+    expect(admin('arrow', 'check', 'a.t', ...target()).stdout).toContain('"problems":0');
+    const file = join(dataDir, 't.arrow');
+    const r = admin('arrow', 'export', 'a.t', file, ...target());
+    expect(r.status, r.stderr).toBe(0);
+    const table = tableFromIPC(readFileSync(file));
+    expect(table.numRows).toBe(5);
+    expect(table.schema.fields.map((f) => `${f.name}:${f.type}`)).toEqual(['k:Int32', 'v:Int32']);
+    expect([...table.getChild('v')!.toArray()].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('pool-check reports a consistent pool after a clean stop', async () => {
