@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { InvalidRequest } from '../errors.js';
-import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import type { ExecutionContext } from '../execution/cql-statement.js';
 import { nextWriteTimestamp } from '../execution/write-clock.js';
 import { buildIndex } from '../index/index-build.js';
 import { IndexTerms } from '../index/index-entries.js';
@@ -15,7 +15,7 @@ import type {
   IndexTarget,
   IndexTargetKind,
 } from '../parser/ast.js';
-import type { ClientState, ColumnSpec, ResultMessage } from '../query-handler.js';
+import type { ClientState, ResultMessage } from '../query-handler.js';
 import { type IndexMetadata, indexStorageIdBytes, indexTargetText, SAI_CLASS } from '../schema/index-metadata.js';
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
 import { type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
@@ -23,15 +23,8 @@ import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
 import type { CqlType } from '../types/cql-type.js';
 import { cqlTypeToString, isMultiCell } from '../types/cql-type.js';
 import { publishSchemaChange } from './schema-change.js';
+import { SchemaStatement } from './schema-statement.js';
 import { resolveKeyspace } from './table-resolution.js';
-
-abstract class IndexDdl implements CqlStatement {
-  readonly bindSpecs: readonly ColumnSpec[] = [];
-  readonly partitionKeyIndices: readonly number[] = [];
-  readonly resultColumns: readonly ColumnSpec[] = [];
-  readonly isSchemaChange = true;
-  abstract execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage>;
-}
 
 /** Every index of a keyspace with its table. */
 export function* keyspaceIndexes(ks: KeyspaceMetadata): Generator<{ table: TableMetadata; index: IndexMetadata }> {
@@ -119,7 +112,7 @@ function defaultIndexName(ks: KeyspaceMetadata, table: string, column: string): 
   for (let i = 1; ; i++) if (!taken.has(`${base}_${i}`)) return `${base}_${i}`;
 }
 
-export class CreateIndexStatement extends IndexDdl {
+export class CreateIndexStatement extends SchemaStatement {
   constructor(readonly ast: CreateAst) {
     super();
   }
@@ -208,7 +201,7 @@ export class CreateIndexStatement extends IndexDdl {
   }
 }
 
-export class DropIndexStatement extends IndexDdl {
+export class DropIndexStatement extends SchemaStatement {
   constructor(readonly ast: DropAst) {
     super();
   }

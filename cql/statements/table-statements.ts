@@ -7,6 +7,7 @@ import {
   type AlterTableStatement as AlterAst,
   type CreateTableStatement as CreateAst,
   type DropTableStatement as DropAst,
+  type QualifiedName,
   resolveType,
   type TruncateStatement as TruncateAst,
 } from '../parser/ast.js';
@@ -70,20 +71,32 @@ export class CreateTableStatement extends SchemaStatement {
   }
 }
 
+/** The user table a DROP/ALTER names; undefined when it does not exist and IF EXISTS was given. */
+function modifiableTable(
+  ctx: ExecutionContext,
+  name: QualifiedName,
+  state: ClientState,
+  ifExists: boolean,
+): { ks: KeyspaceMetadata; table: TableMetadata } | undefined {
+  const ksName = resolveKeyspace(name.keyspace, state.keyspace);
+  checkUserModifiable(ksName);
+  const ks = ctx.catalog.keyspace(ksName);
+  const table = ks?.tables.get(name.name);
+  if (ks && table) return { ks, table };
+  if (ifExists) return undefined;
+  if (!ks) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
+  throw new InvalidRequest(`Table '${ksName}.${name.name}' doesn't exist`);
+}
+
 export class DropTableStatement extends SchemaStatement {
   constructor(readonly ast: DropAst) {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const ksName = resolveKeyspace(this.ast.table.keyspace, state.keyspace);
-    checkUserModifiable(ksName);
-    const ks = ctx.catalog.keyspace(ksName);
-    const table = ks?.tables.get(this.ast.table.name);
-    if (!ks || !table) {
-      if (this.ast.ifExists) return { kind: 'void' };
-      if (!ks) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
-      throw new InvalidRequest(`Table '${ksName}.${this.ast.table.name}' doesn't exist`);
-    }
+    const found = modifiableTable(ctx, this.ast.table, state, this.ast.ifExists);
+    if (!found) return { kind: 'void' };
+    const { ks, table } = found;
+    const ksName = ks.name;
     checkTableDrop(ks, table);
     ctx.catalog.dropTable(ksName, table.name);
     const result = await publishSchemaChange(ctx, ksName, {
@@ -103,15 +116,10 @@ export class AlterTableStatement extends SchemaStatement {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const ksName = resolveKeyspace(this.ast.table.keyspace, state.keyspace);
-    checkUserModifiable(ksName);
-    const ks = ctx.catalog.keyspace(ksName);
-    const table = ks?.tables.get(this.ast.table.name);
-    if (!ks || !table) {
-      if (this.ast.ifExists) return { kind: 'void' };
-      if (!ks) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
-      throw new InvalidRequest(`Table '${ksName}.${this.ast.table.name}' doesn't exist`);
-    }
+    const found = modifiableTable(ctx, this.ast.table, state, this.ast.ifExists);
+    if (!found) return { kind: 'void' };
+    const { ks, table } = found;
+    const ksName = ks.name;
     const updated = this.alter(ks, table);
     if (updated === table) return { kind: 'void' };
     ctx.catalog.putTable(updated);

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AlreadyExists, InvalidRequest } from '../errors.js';
 import { BindSpecs } from '../execution/bound-term.js';
-import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import type { ExecutionContext } from '../execution/cql-statement.js';
 import type {
   AlterViewStatement as AlterAst,
   CreateViewStatement as CreateAst,
@@ -13,7 +13,7 @@ import type {
   Relation,
   Term,
 } from '../parser/ast.js';
-import type { ClientState, ColumnSpec, ResultMessage } from '../query-handler.js';
+import type { ClientState, ResultMessage } from '../query-handler.js';
 import { bindPredicate, preparePredicate } from '../restrictions/row-filter.js';
 import type { ColumnMetadata } from '../schema/column-metadata.js';
 import { orderColumns, type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
@@ -24,15 +24,8 @@ import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
 import { type CqlType, cqlTypeToString, isMultiCell } from '../types/cql-type.js';
 import { buildView } from '../views/view-build.js';
 import { publishSchemaChange, validateName } from './schema-change.js';
+import { SchemaStatement } from './schema-statement.js';
 import { resolveKeyspace } from './table-resolution.js';
-
-abstract class ViewDdl implements CqlStatement {
-  readonly bindSpecs: readonly ColumnSpec[] = [];
-  readonly partitionKeyIndices: readonly number[] = [];
-  readonly resultColumns: readonly ColumnSpec[] = [];
-  readonly isSchemaChange = true;
-  abstract execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage>;
-}
 
 const FILTER_OPS = new Set(['=', '<', '<=', '>', '>=', 'IN']);
 
@@ -55,7 +48,7 @@ function referencesDuration(t: CqlType): boolean {
   return false;
 }
 
-export class CreateViewStatement extends ViewDdl {
+export class CreateViewStatement extends SchemaStatement {
   constructor(readonly ast: CreateAst) {
     super();
   }
@@ -285,7 +278,7 @@ export class CreateViewStatement extends ViewDdl {
   }
 }
 
-export class DropViewStatement extends ViewDdl {
+export class DropViewStatement extends SchemaStatement {
   constructor(readonly ast: DropAst) {
     super();
   }
@@ -315,7 +308,7 @@ export class DropViewStatement extends ViewDdl {
   }
 }
 
-export class AlterViewStatement extends ViewDdl {
+export class AlterViewStatement extends SchemaStatement {
   constructor(readonly ast: AlterAst) {
     super();
   }
