@@ -116,6 +116,8 @@ const QUERIES: [string, (r: () => number) => unknown[]][] = [
   ['SELECT * FROM ks.kv', () => []],
   ['SELECT k, x, t FROM ks.kv WHERE x > ? ALLOW FILTERING', (r) => [r() * 250]],
   ['SELECT * FROM ks.kv WHERE token(k) >= ? LIMIT 13', (r) => [tokenRange(r)[0]]],
+  // A filter keeps a short LIMIT scan on the columnar path.
+  ['SELECT * FROM ks.kv WHERE token(k) >= ? AND i >= ? LIMIT 13 ALLOW FILTERING', (r) => [tokenRange(r)[0], 5]],
   ['SELECT count(*), sum(x), min(y), max(i), avg(i), count(m) FROM ks.cl', () => []],
   ['SELECT k, count(*), sum(x), max(i), min(y) FROM ks.cl GROUP BY k', () => []],
   [
