@@ -380,7 +380,11 @@ export class ModificationStatement implements CqlStatement {
   }
 
   private writeContext(values: readonly BoundValue[], options: QueryOptions, batchTs?: number): WriteContext {
-    let ts = batchTs ?? (options.timestamp !== undefined ? Number(options.timestamp) : undefined);
+    // Counter cells hold totals computed here, so only this server's monotonic clock may order them: a client
+    // timestamp older than a concurrent client's would let an earlier total win and lose an acknowledged increment.
+    let ts = this.table.isCounter
+      ? undefined
+      : (batchTs ?? (options.timestamp !== undefined ? Number(options.timestamp) : undefined));
     if (this.timestamp) {
       const v = this.timestamp.value(values);
       if (v === null) throw new InvalidRequest('Invalid null value of timestamp');
