@@ -69,7 +69,11 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
   });
   const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
   await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`server did not start in time:\n${out}`)), 30_000);
+    // A server that never says ready is killed, so a failed start leaves no process behind.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`server did not start in time:\n${out}`));
+    }, 30_000);
     const check = () => {
       if (out.includes('"msg":"ready"')) {
         clearTimeout(timer);
