@@ -25,7 +25,9 @@ const cols: TwinColumn[] = [
 
 async function main(): Promise<void> {
   const engine = StorageEngine.open({ path: join(dir, 'pool'), size: 2 ** 30, twin: { autoFlush: false } });
-  engine.setTwinSchemaSource(() => ({ columns: cols, complexToBytes: () => null }));
+  // --no-twin: the same writes without a twin (the table's twin is off), for the write cost alone.
+  const noTwin = process.argv.includes('--no-twin');
+  engine.setTwinSchemaSource(() => (noTwin ? null : { columns: cols, complexToBytes: () => null }));
   const store = await engine.createTable(Buffer.alloc(16, 1), { clustered: false });
   const now = Math.floor(Date.now() / 1000);
   const d = (v: number) => {
@@ -72,6 +74,11 @@ async function main(): Promise<void> {
   console.log(
     `write ${N} rows: ${(performance.now() - t).toFixed(0)} ms, CPU ${((wc.user + wc.system) / N).toFixed(2)} us/row`,
   );
+  if (noTwin) {
+    engine.close();
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
   const f = startFlush(store.twin!)!;
   t = performance.now();
   const proto = Object.getPrototypeOf(f) as Record<string, (...a: unknown[]) => unknown>;

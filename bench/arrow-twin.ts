@@ -8,7 +8,7 @@
 //   npx tsc -p tsconfig.json && node dist/bench/arrow-twin.js [--rows N] [--skip-no-twin] [--no-duckdb] [--writes-only]
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -55,6 +55,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const child = spawn(
     process.execPath,
     [
+      // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       main,
       '--listen-address',
       '127.0.0.1',
@@ -101,6 +103,24 @@ async function stopServer(s: Server): Promise<void> {
   s.child.kill('SIGTERM');
   await exited;
   rmSync(s.dir, { recursive: true, force: true });
+}
+
+/** The server process's CPU time (user + system), ms; undefined where /proc is missing. */
+function serverCpuMs(s: Server): number | undefined {
+  try {
+    const f = readFileSync(`/proc/${s.child.pid}/stat`, 'utf8');
+    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return ((Number(rest[11]) + Number(rest[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return undefined;
+  }
+}
+
+/** Server CPU per write since `cpu0` (steadier than writes/s on a shared machine). */
+function cpuPerWrite(s: Server, cpu0: number | undefined): string {
+  const cpu1 = serverCpuMs(s);
+  if (cpu0 === undefined || cpu1 === undefined) return '';
+  return ` (server CPU ${(((cpu1 - cpu0) * 1000) / N).toFixed(1)} us/write)`;
 }
 
 function connect(port: number): cassandra.Client {
@@ -171,15 +191,17 @@ async function main(): Promise<void> {
   if (!flag('--skip-no-twin')) {
     const s = await startServer({ PMEMCQL_TWINS: 'off' });
     const c = connect(s.port);
+    const cpu0 = serverCpuMs(s);
     writesNoTwin = await load(c);
-    console.log(`writes/s without twins: ${writesNoTwin.toFixed(0)}`);
+    console.log(`writes/s without twins: ${writesNoTwin.toFixed(0)}${cpuPerWrite(s, cpu0)}`);
     await c.shutdown();
     await stopServer(s);
   }
   const s = await startServer({});
   const c = connect(s.port);
+  const cpu0 = serverCpuMs(s);
   const writesTwin = await load(c);
-  console.log(`writes/s with twins:    ${writesTwin.toFixed(0)}`);
+  console.log(`writes/s with twins:    ${writesTwin.toFixed(0)}${cpuPerWrite(s, cpu0)}`);
   const buffers = await c.execute('SELECT * FROM system_arrow.buffers');
   console.log(`last background flush: ${buffers.first()?.get('last_flush_ms')} ms`);
   if (flag('--writes-only')) {

@@ -8,6 +8,7 @@ import { type OpenSegment, openSegment } from '../arrow/segment-reader.js';
 import type { CommitContext } from '../commit-context.js';
 import type { MapHandle, NativePool } from '../native-pool.js';
 import type { TableState } from '../table-state.js';
+import { TokenFilter } from './token-filter.js';
 import {
   BUFFER_DELETED,
   chunkKey,
@@ -38,6 +39,7 @@ const SCAN_CHUNK = 1024;
 export class LiveSegment {
   private dv: DV | undefined;
   private data: OpenSegment | undefined;
+  private tokens: TokenFilter | undefined;
 
   constructor(
     private readonly twin: TableTwin,
@@ -66,6 +68,26 @@ export class LiveSegment {
       this.data = openSegment(bytes);
     }
     return this.data;
+  }
+
+  /**
+   * Bloom filter of the segment's tokens (write path: skip the pointer lookup of a row no segment can hold). Built
+   * from the cached data, or from a transient copy of the bytes that is not kept (a write-only workload must not
+   * pull every segment into the heap). Undefined when the bytes are missing (a damaged twin; `checkTwin` reports
+   * it): the write path then looks the pointer up as before rather than fail the write.
+   */
+  tokenFilter(): TokenFilter | undefined {
+    if (!this.tokens) {
+      let data = this.data;
+      if (!data) {
+        const bytes = this.twin.pool.get(this.twin.handles.segments, segmentBytesKey(this.id));
+        if (!bytes) return undefined;
+        data = openSegment(bytes);
+      }
+      // `_token` is field 0 of every twin layout (arrow-schema.ts).
+      this.tokens = TokenFilter.ofSegment(data, 0);
+    }
+    return this.tokens;
   }
 
   get cached(): boolean {
@@ -246,7 +268,10 @@ export class TableTwin {
    * row; for a table without clustering columns, the partition value), undefined when the row is gone.
    */
   touchRow(ctx: CommitContext, mapKey: Buffer, rowKey: Buffer, stored: Buffer | undefined): void {
-    if (!this.enabled) return this.markIncomplete(ctx);
+    if (!this.enabled) {
+      this.markIncomplete(ctx);
+      return;
+    }
     this.touchKey(ctx, this.stage(ctx), twinRowKey(mapKey, rowKey), stored);
   }
 
@@ -257,13 +282,28 @@ export class TableTwin {
     if (st.touched.has(k)) return;
     st.touched.add(k);
     this.flushing?.touched.add(k);
-    if (st.truncated || this.segmentCount === 0) return;
+    if (st.truncated || this.segmentCount === 0 || !this.mayHoldToken(key)) return;
     const p = this.pool.get(this.handles.pointers, key);
     if (!p) return;
     ctx.batch.del(this.handles.pointers, key);
     const { segment, row } = decodePointer(p);
     const seg = this.segs.get(segment);
     if (seg) this.stageMark(ctx, st, seg, row);
+  }
+
+  /**
+   * False when no segment holds the token `key` starts with, so no row pointer can exist under `key` (a pointer
+   * names a row of a segment in `segs`: the flush adds the segment right after committing its pointers, compaction
+   * deletes a victim's pointers before the victim). True may be a Bloom false positive.
+   */
+  private mayHoldToken(key: Buffer): boolean {
+    const hi = key.readInt32BE(0) ^ (0x80000000 | 0);
+    const lo = key.readInt32BE(4);
+    for (const seg of this.segs.values()) {
+      const f = seg.tokenFilter();
+      if (!f || f.mayContain(hi, lo)) return true;
+    }
+    return false;
   }
 
   /** Marks `row` of `seg` deleted in this batch (its deletion-vector chunk is rewritten in the transaction). */
@@ -289,7 +329,10 @@ export class TableTwin {
    * GC dropping it): mark them all.
    */
   touchPartition(ctx: CommitContext, mapKey: Buffer): void {
-    if (!this.enabled) return this.markIncomplete(ctx);
+    if (!this.enabled) {
+      this.markIncomplete(ctx);
+      return;
+    }
     const st = this.stage(ctx);
     const prefix = twinPartitionPrefix(mapKey);
     const keys = new Map<string, Buffer>();
@@ -309,7 +352,7 @@ export class TableTwin {
     };
     if (!st.truncated) {
       collect(this.handles.buffer);
-      if (this.segmentCount > 0) collect(this.handles.pointers);
+      if (this.segmentCount > 0 && this.mayHoldToken(prefix)) collect(this.handles.pointers);
     }
     const p = prefix.toString('latin1');
     for (const k of st.touched) if (k.startsWith(p)) keys.set(k, Buffer.from(k, 'latin1'));
@@ -318,7 +361,10 @@ export class TableTwin {
 
   /** TRUNCATE: the twin empties with the row store, in the same transaction. */
   stageTruncate(ctx: CommitContext): void {
-    if (!this.enabled) return this.markIncomplete(ctx);
+    if (!this.enabled) {
+      this.markIncomplete(ctx);
+      return;
+    }
     const st = this.stage(ctx);
     const b = ctx.batch;
     b.clear(this.handles.buffer);

@@ -8,7 +8,6 @@ import { type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
 import { buildSegment, type CellLookup, type TwinRow } from '../arrow/segment-builder.js';
 import { openSegment } from '../arrow/segment-reader.js';
-import { sortableBytesToToken } from '../murmur3-token.js';
 import { deserializePartitionKey } from '../partition-key.js';
 import { ByteReader, ROW_DELETION, ROW_LIVENESS, ROW_LIVENESS_EXPIRING, singleRowShadow } from '../row-codec.js';
 import { type ComplexValue, Projection } from '../row-projection.js';
@@ -68,6 +67,8 @@ export class TwinFlush implements FlushWatch {
   buildMs = 0;
   applyMs = 0;
   private readonly started = performance.now();
+  /** The keys were read in Buffer.compare order (the pool's order; checked): touched keys are binary-searched. */
+  private sorted = true;
 
   constructor(
     private readonly twin: TableTwin,
@@ -92,6 +93,8 @@ export class TwinFlush implements FlushWatch {
     const now = Math.floor(Date.now() / 1000);
     for (let i = 0; i < res.keys.length; i++) {
       const key = res.keys[i]!;
+      const prev = this.keys.length > 0 ? this.keys[this.keys.length - 1]! : undefined;
+      if (prev && Buffer.compare(prev, key) >= 0) this.sorted = false;
       this.keys.push(key);
       this.fates.push(this.readRow(key, res.values[i]!, now));
     }
@@ -194,7 +197,7 @@ export class TwinFlush implements FlushWatch {
     this.rowKeyIndex.push(this.keys.length - 1);
     const pk = mapKey ? mapKey.subarray(8) : key.subarray(pkAt, pkAt + key.readUInt16BE(8));
     this.rows.push({
-      token: sortableBytesToToken(key, 0),
+      token: tokenOfKey(key),
       partitionKey: deserializePartitionKey(pk, nPk),
       clustering: rr.clusteringValues,
       clusteringKey: clustered ? ref.clustering : undefined,
@@ -203,6 +206,36 @@ export class TwinFlush implements FlushWatch {
       expires: this.expiry >= 0 ? this.expiry : null,
     });
     return 'flush';
+  }
+
+  /**
+   * Per key read, 1 when the key was written since (undefined: none was). The touched set is usually small next to
+   * the keys read, so each touched key is binary-searched among them instead of stringifying every key read.
+   */
+  private touchedIndexes(): Uint8Array | undefined {
+    if (this.touched.size === 0) return undefined;
+    const keys = this.keys;
+    const at = new Uint8Array(keys.length);
+    if (!this.sorted) {
+      for (let i = 0; i < keys.length; i++) if (this.touched.has(keys[i]!.toString('latin1'))) at[i] = 1;
+      return at;
+    }
+    for (const k of this.touched) {
+      const key = Buffer.from(k, 'latin1');
+      let lo = 0;
+      let hi = keys.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const c = Buffer.compare(keys[mid]!, key);
+        if (c === 0) {
+          at[mid] = 1;
+          break;
+        }
+        if (c < 0) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+    return at;
   }
 
   /** One transaction: the segment, its record, the pointers; flushed / dead buffer entries leave the buffer. */
@@ -220,7 +253,8 @@ export class TwinFlush implements FlushWatch {
     let record: SegmentRecord | undefined;
     let dv: DeletionVector | undefined;
     let ipc: Uint8Array | undefined;
-    const isTouched = (i: number) => this.touched.size > 0 && this.touched.has(this.keys[i]!.toString('latin1'));
+    const touchedAt = this.touchedIndexes();
+    const isTouched = (i: number) => touchedAt !== undefined && touchedAt[i] === 1;
     if (this.rows.length > 0) {
       const b0 = performance.now();
       const built = buildSegment(this.layout, this.rows);
@@ -285,3 +319,12 @@ export function startFlush(twin: TableTwin): TwinFlush | undefined {
 }
 
 const EMPTY = Buffer.alloc(0);
+const SIGN = -(2n ** 63n);
+
+/**
+ * The token of a twin key's 8 sortable bytes (= sortableBytesToToken(key, 0) without a Buffer view per row):
+ * flipping the sign bit of the signed reading is an XOR with -2^63 in bigint's two's complement.
+ */
+function tokenOfKey(key: Buffer): bigint {
+  return key.readBigInt64BE(0) ^ SIGN;
+}
