@@ -218,7 +218,9 @@ export class CqlQueryHandler implements QueryHandler {
     session.event(`Processing ${entry.statement.constructor.name.replace(/Statement$/, '').toLowerCase()} statement`);
     try {
       const result = await this.run(entry, state, { ...options, tracing: false }, clientMetadataId);
-      session.event(result.kind === 'rows' ? `Read ${result.rows.length} rows` : 'Applied in one group-commit transaction');
+      session.event(
+        result.kind === 'rows' ? `Read ${result.rows.length} rows` : 'Applied in one group-commit transaction',
+      );
       return { ...result, tracingId: session.id };
     } catch (e) {
       session.event(`Request failed: ${(e as Error).message}`);

@@ -229,7 +229,9 @@ async function exportArrow(c: cassandra.Client, ks: string, table: string, file:
       for (const _ of names) values.push([]);
     }
     for (const row of r.rows) {
-      names.forEach((name, i) => values[i]!.push(convert(typeCodes[i]!, row.get(name))));
+      names.forEach((name, i) => {
+        values[i]!.push(convert(typeCodes[i]!, row.get(name)));
+      });
       n++;
     }
     pageState = r.pageState ?? undefined;
