@@ -230,6 +230,8 @@ async function measureStart(dataDir: string, probe: { key: string; value: Buffer
     const kind = reply!.body.readInt32BE(0);
     if (kind !== 2) throw new Error(`expected a Rows result, got kind ${kind}`);
     if (probe && reply!.body.indexOf(probe.value) < 0) throw new Error(`row ${probe.key} not found after restart`);
+    // Metrics load after the transport listens: wait for "ready" before reading them.
+    while (!s.output().includes('"msg":"ready"')) await new Promise((ok) => setTimeout(ok, 10));
     onData();
     const line = s
       .output()

@@ -23,6 +23,7 @@ import { PasswordAuthenticator } from './auth/password-authenticator.js';
 import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
 import { HandlerSlot } from './handler-slot.js';
 import { createLogger } from './logger.js';
+import type { MetricsSetup } from './metrics-setup.js';
 import { NativeServer } from './native-server.js';
 import { type TlsSettings, tlsSettings } from './tls-options.js';
 
@@ -198,12 +199,27 @@ async function main(): Promise<void> {
     },
   });
   await server.listen();
+  // Clients may connect from here on, so a SIGTERM must already mean a clean stop.
+  let monitoring: MetricsSetup | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      if (monitoring) monitoring.metrics.ready = false;
+      monitoring?.endpoint?.close();
+      await server?.close();
+    } finally {
+      storage.close();
+      logger.info('stopped');
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
   const { setupMetrics } = await import('./metrics-setup.js');
-  const {
-    metrics,
-    endpoint: metricsServer,
-    handler: metered,
-  } = await setupMetrics({
+  monitoring = await setupMetrics({
     handler,
     storage,
     catalog,
@@ -213,8 +229,8 @@ async function main(): Promise<void> {
     port: config.metrics_port,
     logger,
   });
-  slot.inner = metered;
-  metrics.ready = true;
+  slot.inner = monitoring.handler;
+  monitoring.metrics.ready = true;
   const info = storage.info;
   logger.info(
     {
@@ -236,24 +252,6 @@ async function main(): Promise<void> {
     },
     'ready',
   );
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    try {
-      metrics.ready = false;
-      metricsServer?.close();
-      await server?.close();
-    } finally {
-      storage.close();
-      logger.info('stopped');
-      process.exit(0);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
 main().catch((e) => {
