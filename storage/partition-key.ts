@@ -5,6 +5,7 @@ import { InvalidRequest } from '../cql/errors.js';
 export function serializePartitionKey(components: readonly Uint8Array[]): Buffer {
   if (components.length === 1) {
     const c = components[0]!;
+    if (c.length > 0xffff) throw new InvalidRequest(`Key length of ${c.length} is longer than maximum of 65535`);
     return Buffer.isBuffer(c) ? c : Buffer.from(c.buffer, c.byteOffset, c.length);
   }
   let size = 0;

@@ -225,6 +225,25 @@ describe('bad values are InvalidRequest and never reach storage', () => {
     expect(await row(1)).toEqual(before);
   });
 
+  it('a key component over 65,535 bytes is an InvalidRequest, as in Cassandra', async () => {
+    await driver.execute('CREATE TABLE rb.keys (k blob, c varint, v int, PRIMARY KEY (k, c))');
+    const big = Buffer.alloc(70_000, 1);
+    const cases: [string, unknown[]][] = [
+      ['INSERT INTO rb.keys (k, c, v) VALUES (?, 1, 1)', [big]],
+      ['INSERT INTO rb.keys (k, c, v) VALUES (0x01, ?, 1)', [big]],
+      ['UPDATE rb.keys SET v = 2 WHERE k = 0x01 AND c = ?', [big]],
+      ['DELETE FROM rb.keys WHERE k = ? AND c = 1', [big]],
+    ];
+    for (const [q, params] of cases) {
+      const err = await driver.execute(q, params, { prepare: true }).then(
+        () => undefined,
+        (e: { code?: number; message?: string }) => e,
+      );
+      expect([q, err?.code, err?.message]).toEqual([q, 0x2200, 'Key length of 70000 is longer than maximum of 65535']);
+    }
+    expect((await driver.execute('SELECT * FROM rb.keys')).rows).toHaveLength(0);
+  });
+
   it('huge but valid values are stored quickly; a decimal key with scale -2^31 reads back', async () => {
     // A 1 MiB varint bound value and a 100,000-digit literal (F1: this used to block for minutes).
     const huge = Buffer.alloc(1 << 20, 0x5a);

@@ -430,7 +430,7 @@ export class ModificationStatement implements CqlStatement {
       rows.push(this.rowUpdate(clustering, ckValues, regularOps, values, w, true));
     } else if (this.kind === 'update') {
       if (regularOps.length > 0 || !this.touchesStatic) {
-        for (const ckValues of this.where!.clusteringPrefixes(values)) {
+        for (const ckValues of this.checkedPrefixes(values)) {
           if (ckValues.length !== cks.length)
             throw new InvalidRequest(
               `Some clustering keys are missing: ${cks
@@ -444,7 +444,7 @@ export class ModificationStatement implements CqlStatement {
       }
     } else if (this.ops.length > 0) {
       if (regularOps.length > 0) {
-        for (const ckValues of this.where!.clusteringPrefixes(values)) {
+        for (const ckValues of this.checkedPrefixes(values)) {
           const clustering = cks.length > 0 ? encodeClusteringKey(types, desc, ckValues) : EMPTY;
           rows.push(this.rowUpdate(clustering, ckValues, regularOps, values, w, false));
         }
@@ -452,7 +452,7 @@ export class ModificationStatement implements CqlStatement {
     } else if (!this.where!.hasClusteringRestrictions) {
       partitionDeletion = { ts: w.ts, ldt: w.now };
     } else if (this.where!.clusteringIsComplete) {
-      for (const ckValues of this.where!.clusteringPrefixes(values)) {
+      for (const ckValues of this.checkedPrefixes(values)) {
         rows.push({
           clustering: encodeClusteringKey(types, desc, ckValues),
           clusteringValues: ckValues,
@@ -584,7 +584,14 @@ export class ModificationStatement implements CqlStatement {
     const v = t.value(values);
     if (v === UNSET) throw new InvalidRequest(`Invalid unset value for column ${col.name}`);
     if (v === null) throw new InvalidRequest(`Invalid null value in condition for column ${col.name}`);
+    checkKeyLength(v);
     return v;
+  }
+
+  private checkedPrefixes(values: readonly BoundValue[]): Buffer[][] {
+    const prefixes = this.where!.clusteringPrefixes(values);
+    for (const p of prefixes) for (const v of p) checkKeyLength(v);
+    return prefixes;
   }
 
   private insertPartitionKey(values: readonly BoundValue[]): Buffer {
@@ -805,4 +812,9 @@ export class ModificationStatement implements CqlStatement {
       store.applyMutationsCallback(updates, now, (err) => (err ? reject(err) : resolve(result)));
     });
   }
+}
+
+/** Cassandra's bound on every key component; it also keeps huge varint/decimal keys from costing seconds to encode. */
+function checkKeyLength(v: Buffer): void {
+  if (v.length > 0xffff) throw new InvalidRequest(`Key length of ${v.length} is longer than maximum of 65535`);
 }
