@@ -2,6 +2,7 @@
 // SAI, CassIO's DDL) with Cassandra 5.0's messages, system_schema.indexes, queries served by an index (EQ, SAI
 // ranges, collections, m[k] = v) without ALLOW FILTERING, stale entries after updates / deletes / TTL, paging,
 // building an index over existing rows, a restart, and vector ANN top-k against a brute-force computation.
+import { rmSync } from 'node:fs';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from './support/server-process.js';
@@ -60,6 +61,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.shutdown();
   await server?.stop();
+  // keepData let the restart test reopen the pool; nothing needs it now.
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
 });
 
 describe('DDL', () => {

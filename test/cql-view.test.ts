@@ -2,6 +2,7 @@
 // VIEW with Cassandra 5.0's restrictions and messages, system_schema.views / columns, the view built from
 // existing rows, maintained in the base write's transaction under inserts, updates (view rows move when the
 // view key column changes), deletions (row, partition, range), TTLs and batches, and a restart.
+import { rmSync } from 'node:fs';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from './support/server-process.js';
@@ -70,6 +71,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.shutdown();
   await server?.stop();
+  // keepData let the restart test reopen the pool; nothing needs it now.
+  if (server) rmSync(server.dataDir, { recursive: true, force: true });
 });
 
 describe('DDL', () => {
