@@ -225,8 +225,22 @@ export function payloadCrc(payload: Uint8Array): number {
   return crc32(payload, SEED);
 }
 
+/** Raw lz4 block compression; a result no shorter than the input means "send it uncompressed". */
+export type BlockCompressor = (payload: Buffer) => Buffer;
+
+function lz4jsCompressBlock(payload: Buffer): Buffer {
+  const dst = new Uint8Array(lz4.compressBound(payload.length));
+  const n = lz4.compressBlock(payload, dst, 0, payload.length, new Uint32Array(1 << 16));
+  return n === 0 ? payload : Buffer.from(dst.subarray(0, n));
+}
+
 /** One segment around `payload` (plain, or lz4 when `compress`). */
-export function segmentBytes(payload: Buffer, selfContained: boolean, compress = false): Buffer {
+export function segmentBytes(
+  payload: Buffer,
+  selfContained: boolean,
+  compress = false,
+  compressBlock: BlockCompressor = lz4jsCompressBlock,
+): Buffer {
   if (!compress) {
     const header = Buffer.alloc(6);
     const h = payload.length | (selfContained ? 1 << 17 : 0);
@@ -236,10 +250,9 @@ export function segmentBytes(payload: Buffer, selfContained: boolean, compress =
     trailer.writeUInt32LE(payloadCrc(payload), 0);
     return Buffer.concat([header, payload, trailer]);
   }
-  const dst = new Uint8Array(lz4.compressBound(payload.length));
-  const n = lz4.compressBlock(payload, dst, 0, payload.length, new Uint32Array(1 << 16));
-  const useRaw = n === 0 || n >= payload.length;
-  const body = useRaw ? payload : Buffer.from(dst.subarray(0, n));
+  const packed = compressBlock(payload);
+  const useRaw = packed.length >= payload.length;
+  const body = useRaw ? payload : packed;
   const uncompressed = useRaw ? 0 : payload.length;
   const header = Buffer.alloc(8);
   const h = body.length + uncompressed * 2 ** 17 + (selfContained ? 2 ** 34 : 0);
@@ -251,11 +264,15 @@ export function segmentBytes(payload: Buffer, selfContained: boolean, compress =
 }
 
 /** Splits one envelope over non-self-contained segments of at most 128 KiB - 1. */
-export function largeEnvelopeSegments(envelope: Buffer, compress = false): Buffer[] {
+export function largeEnvelopeSegments(
+  envelope: Buffer,
+  compress = false,
+  compressBlock: BlockCompressor = lz4jsCompressBlock,
+): Buffer[] {
   const max = 128 * 1024 - 1;
   const out: Buffer[] = [];
   for (let at = 0; at < envelope.length; at += max) {
-    out.push(segmentBytes(envelope.subarray(at, Math.min(envelope.length, at + max)), false, compress));
+    out.push(segmentBytes(envelope.subarray(at, Math.min(envelope.length, at + max)), false, compress, compressBlock));
   }
   return out;
 }
