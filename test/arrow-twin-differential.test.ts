@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from './support/seeded-random.js';
 import { type ServerProcess, startServer } from './support/server-process.js';
 
 const shm = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/pmemcql-twin-diff-') : undefined;
@@ -44,17 +45,6 @@ afterAll(async () => {
   await server?.stop();
   if (shm) rmSync(shm, { recursive: true, force: true });
 });
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Rows as comparable plain values; doubles rounded (float sums depend on summation order). */
 function plain(rows: cassandra.types.Row[]): unknown[] {
@@ -139,7 +129,7 @@ function tokenRange(r: () => number): [cassandra.types.Long, cassandra.types.Lon
 
 describe('Arrow twin: columnar path = row path', () => {
   it('random writes, deletes, TTLs, truncates and flushes', async () => {
-    const r = rng(7);
+    const r = seededRandom(7);
     const pick = (n: number) => Math.floor(r() * n);
     const before = await pathStats();
     for (let round = 0; round < 30; round++) {

@@ -13,6 +13,7 @@ import { StorageEngine } from '../storage/storage-engine.js';
 import type { TableStore } from '../storage/table-store.js';
 import { checkTwin } from '../storage/twin/twin-check.js';
 import type { TwinSchema } from '../storage/twin/twin-schema.js';
+import { seededRandom } from './support/seeded-random.js';
 
 const hasAddon = existsSync(new URL('../native/build/Release/pmemcql_native.node', import.meta.url));
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-twin-'));
@@ -55,17 +56,6 @@ function big(v: number): Buffer {
 }
 
 /** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function run(clustered: boolean, seed: number): Promise<void> {
   const path = join(dir, `pool-${clustered ? 'c' : 's'}-${seed}`);
   const opts = { flushRows: 40, flushBytes: 1 << 30, sliceRows: 16, autoFlush: true };
@@ -74,7 +64,7 @@ async function run(clustered: boolean, seed: number): Promise<void> {
   engine.setTwinSchemaSource(() => schema);
   const id = Buffer.alloc(16, clustered ? 1 : 2);
   let store: TableStore = await engine.createTable(id, { clustered });
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick = (n: number) => Math.floor(r() * n);
   let ts = 1_000_000;
   const now = () => Math.floor(Date.now() / 1000);

@@ -33,6 +33,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seededRandom } from './support/seeded-random.js';
 import { type ServerProcess, startServer } from './support/server-process.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -53,17 +54,7 @@ const BURST_MS = [100, 600] as const;
 const REPLICATION = "{'class': 'SimpleStrategy', 'replication_factor': 1}";
 
 /** mulberry32 from CRASH_SEED (printed): the op mix; the lanes' interleaving and the kill timing vary anyway. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(SEED);
+const random = seededRandom(SEED);
 const pick = (n: number) => Math.floor(random() * n);
 
 /** Absent (null) or a version. */

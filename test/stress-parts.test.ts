@@ -23,22 +23,11 @@ import {
   SkewedLatestGenerator,
   ZipfianGenerator,
 } from '../bench/stress/zipfian.js';
-
-/** A seeded PRNG (mulberry32) so the statistical checks are repeatable. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './support/seeded-random.js';
 
 describe('LatencyHistogram', () => {
   it('gives percentiles within 1% of the exact ones, and exact count, mean, min and max', () => {
-    const random = seeded(1);
+    const random = seededRandom(1);
     const h = new LatencyHistogram();
     const values: number[] = [];
     for (let i = 0; i < 50_000; i++) {
@@ -91,7 +80,7 @@ describe('YCSB generators', () => {
   });
 
   it('zipfian: item 0 is the most popular, with about 1/zeta(n) of the draws', () => {
-    const z = new ZipfianGenerator(0, 999, seeded(2));
+    const z = new ZipfianGenerator(0, 999, seededRandom(2));
     const counts = new Array(1000).fill(0);
     for (let i = 0; i < 100_000; i++) counts[z.next()]++;
     let zeta = 0;
@@ -102,7 +91,7 @@ describe('YCSB generators', () => {
   });
 
   it('scrambled zipfian stays in range and spreads the hot keys', () => {
-    const z = new ScrambledZipfianGenerator(0, 999, seeded(3));
+    const z = new ScrambledZipfianGenerator(0, 999, seededRandom(3));
     const counts = new Map<number, number>();
     for (let i = 0; i < 50_000; i++) {
       const v = z.next();
@@ -117,7 +106,7 @@ describe('YCSB generators', () => {
 
   it('latest favours the most recently acknowledged inserts', () => {
     const counter = new AcknowledgedCounter(1000);
-    const latest = new SkewedLatestGenerator(counter, seeded(4));
+    const latest = new SkewedLatestGenerator(counter, seededRandom(4));
     let recent = 0;
     for (let i = 0; i < 10_000; i++) {
       const v = latest.next();
@@ -213,7 +202,7 @@ describe('arguments', () => {
   });
 
   it('distributions stay within their ranges', () => {
-    const random = seeded(5);
+    const random = seededRandom(5);
     for (const spec of ['UNIFORM(1..10)', 'GAUSSIAN(1..10)', 'GAUSSIAN(1..10,5,1)', 'EXP(1..10)', 'SEQ(1..10)']) {
       const d = parseDistribution(spec, random);
       for (let i = 0; i < 1000; i++) {
