@@ -373,7 +373,11 @@ describe.skipIf(!ready)('server crash safety under a mixed workload (writes, bat
     let cntCount = 0;
     for (const [k, s] of counters) {
       const got = cntRows.get(k) ?? 0;
-      const range = `acknowledged ${s.value}, in flight +${s.inFlight}`;
+      let range = `acknowledged ${s.value}, in flight +${s.inFlight}`;
+      if (got < s.value) {
+        const one = await client.execute('SELECT c FROM cm.cnt WHERE k = ?', [k], { prepare: true });
+        range += `; row path says ${one.rows[0] ? num(one.rows[0].get('c')) : 'none'}`;
+      }
       expect(got, `${at}: counter ${k} = ${got}: lost an acknowledged increment (${range})`).toBeGreaterThanOrEqual(
         s.value,
       );
