@@ -79,18 +79,16 @@ export function executeBatch(
     updates: e.updates,
     nowInSeconds: e.now,
   }));
-  const done = ctx.storage.apply(mutations);
-  if (type !== 'COUNTER') return done.then(() => ({ kind: 'void', warnings }) as const);
-  return done.then(
-    () => {
+  if (type !== 'COUNTER') return ctx.storage.apply(mutations).then(() => ({ kind: 'void', warnings }) as const);
+  // Pending counter totals are cleared in the commit callback itself: a promise continuation would run later,
+  // after statements executed meanwhile (an LWT flushes mid-turn) had added totals that are not committed yet.
+  return new Promise((resolve, reject) => {
+    ctx.storage.applyCallback(mutations, (err) => {
       clearPendingCounters();
-      return { kind: 'void', warnings } as const;
-    },
-    (e: unknown) => {
-      clearPendingCounters();
-      throw e;
-    },
-  );
+      if (err) reject(err);
+      else resolve({ kind: 'void', warnings });
+    });
+  });
 }
 
 /**
