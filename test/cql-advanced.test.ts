@@ -99,6 +99,42 @@ describe('counters', () => {
       'Cannot set the value of counter column n',
     );
   });
+
+  it('a refused COUNTER BATCH leaves no uncommitted total behind for later increments', async () => {
+    const inc = 'UPDATE adv.cnt SET n = n + ? WHERE k = ?';
+    // The first item computes a total for k = 10; the second is refused (null delta), so nothing applies.
+    const refused = await client
+      .batch(
+        [
+          { query: inc, params: [types.Long.fromNumber(5), 10] },
+          { query: inc, params: [null, 11] },
+        ],
+        { prepare: true, counter: true },
+      )
+      .then(
+        () => undefined,
+        (e: { message: string }) => e,
+      );
+    expect(refused?.message).toBe('Invalid null value for counter increment/decrement');
+    // Increments in flight together with refused batches on the same counter.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 4 === 0
+          ? client
+              .batch(
+                [
+                  { query: inc, params: [types.Long.fromNumber(100), 10] },
+                  { query: inc, params: [null, 11] },
+                ],
+                { prepare: true, counter: true },
+              )
+              .catch(() => undefined)
+          : q(inc, [types.Long.fromNumber(1), 10]),
+      ),
+    );
+    expect((await q('SELECT n FROM adv.cnt WHERE k = 10')).first().n.toNumber()).toBe(30);
+    expect((await q('SELECT n FROM adv.cnt WHERE k = 11')).rowLength).toBe(0);
+  });
 });
 
 describe('types, JSON and selections', () => {

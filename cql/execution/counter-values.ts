@@ -5,7 +5,12 @@
 import { Projection } from '../../storage/row-projection.js';
 import type { TableStore } from '../../storage/table-store.js';
 
-const pending = new Map<string, bigint>();
+/** One statement's (or batch's) uncommitted total of one counter cell. */
+interface PendingTotal {
+  readonly total: bigint;
+}
+
+const pending = new Map<string, PendingTotal>();
 
 function cellKey(store: TableStore, key: Buffer, clustering: Buffer, column: number): string {
   return `${store.id.toString('hex')}:${key.toString('hex')}:${clustering.toString('hex')}:${column}`;
@@ -20,9 +25,8 @@ export function currentCounter(
   column: number,
   now: number,
 ): bigint {
-  const k = cellKey(store, key, clustering, column);
-  const p = pending.get(k);
-  if (p !== undefined) return p;
+  const p = pending.get(cellKey(store, key, clustering, column));
+  if (p !== undefined) return p.total;
   const bound = clustering.length > 0 ? { prefix: clustering, inclusive: true } : undefined;
   const pr = store.readPartition(key, token, {
     columns: new Projection([column]),
@@ -37,17 +41,35 @@ export function currentCounter(
   return Buffer.isBuffer(v) && v.length === 8 ? v.readBigInt64BE(0) : 0n;
 }
 
-export function setPendingCounter(
-  store: TableStore,
-  key: Buffer,
-  clustering: Buffer,
-  column: number,
-  total: bigint,
-): void {
-  pending.set(cellKey(store, key, clustering, column), total);
-}
+/**
+ * The totals one write (a statement or a COUNTER BATCH) computed. Released when its group commit
+ * completes or fails: a release drops only the entries this write set and no later write replaced, so
+ * totals of writes still waiting to commit stay. A write refused before it was submitted is discarded
+ * instead: the entries it replaced (totals of earlier writes not committed yet) come back.
+ */
+export class PendingCounterWrites {
+  private readonly entries: { key: string; entry: PendingTotal; replaced: PendingTotal | undefined }[] = [];
 
-/** Called when a group commit holding counter writes completes (or fails): totals are in the pool now. */
-export function clearPendingCounters(): void {
-  pending.clear();
+  add(store: TableStore, key: Buffer, clustering: Buffer, column: number, total: bigint): void {
+    const k = cellKey(store, key, clustering, column);
+    const entry: PendingTotal = { total };
+    this.entries.push({ key: k, entry, replaced: pending.get(k) });
+    pending.set(k, entry);
+  }
+
+  release(): void {
+    for (const { key, entry } of this.entries) if (pending.get(key) === entry) pending.delete(key);
+    this.entries.length = 0;
+  }
+
+  /** Only right synchronously after the adds: nothing else can have read these totals yet. */
+  discard(): void {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const { key, entry, replaced } = this.entries[i]!;
+      if (pending.get(key) !== entry) continue;
+      if (replaced) pending.set(key, replaced);
+      else pending.delete(key);
+    }
+    this.entries.length = 0;
+  }
 }

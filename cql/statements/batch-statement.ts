@@ -6,7 +6,7 @@ import type { TableMutation } from '../../storage/storage-engine.js';
 import { InvalidRequest } from '../errors.js';
 import { checkBatchLimits } from '../execution/batch-limits.js';
 import { BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
-import { clearPendingCounters } from '../execution/counter-values.js';
+import { PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { nextWriteTimestamp } from '../execution/write-clock.js';
 import type { BatchStatement as BatchAst } from '../parser/ast.js';
@@ -19,6 +19,7 @@ import {
   UNSET,
 } from '../query-handler.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import type { TableMetadata } from '../schema/table-metadata.js';
 import { native } from '../types/cql-type.js';
 import { applyWithDependents, dependentsOf } from '../views/dependent-writes.js';
 import { ModificationStatement, storeOf } from './modification-statement.js';
@@ -41,8 +42,59 @@ export function executeBatch(
   if (items.some((it) => it.statement instanceof ModificationStatement && it.statement.conditions)) {
     return executeConditionalBatch(ctx, items, options, timestamp);
   }
+  const counters = type === 'COUNTER' ? new PendingCounterWrites() : undefined;
+  let plan: { writes: PlannedWrite[]; warnings: string[] | undefined };
+  try {
+    plan = planBatch(ctx, type, items, options, timestamp, counters);
+  } catch (e) {
+    counters?.discard();
+    throw e;
+  }
+  const { writes, warnings } = plan;
+  if (writes.some((e) => dependentsOf(ctx, e.table))) {
+    return applyWithDependents(ctx, writes, (t) => storeOf(ctx, t)).then(
+      () => {
+        counters?.release();
+        return { kind: 'void', warnings } as const;
+      },
+      (e: unknown) => {
+        counters?.release();
+        throw e;
+      },
+    );
+  }
+  const mutations: TableMutation[] = writes.map((e) => ({
+    table: storeOf(ctx, e.table),
+    updates: e.updates,
+    nowInSeconds: e.now,
+  }));
+  if (!counters) return ctx.storage.apply(mutations).then(() => ({ kind: 'void', warnings }) as const);
+  return new Promise((resolve, reject) => {
+    ctx.storage.applyCallback(mutations, (err) => {
+      counters.release();
+      if (err) reject(err);
+      else resolve({ kind: 'void', warnings });
+    });
+  });
+}
+
+interface PlannedWrite {
+  table: TableMetadata;
+  updates: PartitionUpdate[];
+  now: number;
+}
+
+/** The batch's writes grouped by table, after Cassandra's batch-type and size checks. */
+function planBatch(
+  ctx: ExecutionContext,
+  type: BatchType,
+  items: readonly BatchItem[],
+  options: QueryOptions,
+  timestamp: number | undefined,
+  counters: PendingCounterWrites | undefined,
+): { writes: PlannedWrite[]; warnings: string[] | undefined } {
   const ts = timestamp ?? (options.timestamp !== undefined ? Number(options.timestamp) : nextWriteTimestamp());
-  const byTable = new Map<string, { statement: ModificationStatement; updates: PartitionUpdate[]; now: number }>();
+  const byTable = new Map<string, PlannedWrite>();
   for (const { statement, values } of items) {
     if (!(statement instanceof ModificationStatement)) {
       throw new InvalidRequest('Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.');
@@ -59,36 +111,16 @@ export function executeBatch(
       { ...options, values },
       statement.isCounter ? undefined : ts,
       ctx,
+      counters,
     );
     const key = statement.table.id;
     const entry = byTable.get(key);
     if (entry) entry.updates.push(...updates);
-    else byTable.set(key, { statement, updates, now });
+    else byTable.set(key, { table: statement.table, updates, now });
   }
-  const warnings = checkBatchLimits(
-    type,
-    [...byTable.values()].map((e) => ({ table: e.statement.table, updates: e.updates })),
-    ctx.logger,
-  );
-  if ([...byTable.values()].some((e) => dependentsOf(ctx, e.statement.table))) {
-    const writes = [...byTable.values()].map((e) => ({ table: e.statement.table, updates: e.updates, now: e.now }));
-    return applyWithDependents(ctx, writes, (t) => storeOf(ctx, t)).then(() => ({ kind: 'void', warnings }) as const);
-  }
-  const mutations: TableMutation[] = [...byTable.values()].map((e) => ({
-    table: storeOf(ctx, e.statement.table),
-    updates: e.updates,
-    nowInSeconds: e.now,
-  }));
-  if (type !== 'COUNTER') return ctx.storage.apply(mutations).then(() => ({ kind: 'void', warnings }) as const);
-  // Pending counter totals are cleared in the commit callback itself: a promise continuation would run later,
-  // after statements executed meanwhile (an LWT flushes mid-turn) had added totals that are not committed yet.
-  return new Promise((resolve, reject) => {
-    ctx.storage.applyCallback(mutations, (err) => {
-      clearPendingCounters();
-      if (err) reject(err);
-      else resolve({ kind: 'void', warnings });
-    });
-  });
+  const writes = [...byTable.values()];
+  const warnings = checkBatchLimits(type, writes, ctx.logger);
+  return { writes, warnings };
 }
 
 /**

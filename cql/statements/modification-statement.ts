@@ -10,7 +10,7 @@ import type { TableStore } from '../../storage/table-store.js';
 import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
 import { bytesToElements, listElementPath, udtFieldPath } from '../execution/complex-value.js';
-import { clearPendingCounters, currentCounter, setPendingCounter } from '../execution/counter-values.js';
+import { currentCounter, PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { JsonFieldTerm, JsonObjectSource } from '../execution/json-terms.js';
 import { nextWriteTimestamp, nowInSeconds } from '../execution/write-clock.js';
@@ -409,6 +409,7 @@ export class ModificationStatement implements CqlStatement {
     options: QueryOptions,
     batchTs?: number,
     ctx?: ExecutionContext,
+    counters?: PendingCounterWrites,
   ): { updates: PartitionUpdate[]; now: number } {
     const w = this.writeContext(values, options, batchTs);
     const keys = this.where ? this.where.partitionKeys(values) : [this.insertPartitionKey(values)];
@@ -478,7 +479,7 @@ export class ModificationStatement implements CqlStatement {
     }));
     if (this.ops.some((o) => READ_BEFORE_WRITE.has(o.kind))) {
       if (!ctx) throw new InvalidRequest('this update needs storage access');
-      return { updates: updates.map((u) => this.withReadBeforeWrite(ctx, u, values, w)), now: w.now };
+      return { updates: updates.map((u) => this.withReadBeforeWrite(ctx, u, values, w, counters)), now: w.now };
     }
     return { updates, now: w.now };
   }
@@ -541,6 +542,7 @@ export class ModificationStatement implements CqlStatement {
     u: PartitionUpdate,
     values: readonly BoundValue[],
     w: WriteContext,
+    counters: PendingCounterWrites | undefined,
   ): PartitionUpdate {
     const store = storeOf(ctx, this.table);
     const addCells = (row: RowUpdate | undefined, isStatic: boolean): RowUpdate | undefined => {
@@ -565,7 +567,8 @@ export class ModificationStatement implements CqlStatement {
           w.now,
         );
         const total = BigInt.asIntN(64, op.kind === 'counterAdd' ? current + delta : current - delta);
-        setPendingCounter(store, u.key, row.clustering, op.column.id, total);
+        if (!counters) throw new Error('counter increment without a pending-totals collector');
+        counters.add(store, u.key, row.clustering, op.column.id, total);
         const b = Buffer.allocUnsafe(8);
         b.writeBigInt64BE(total);
         cells.push(cellFor(op.column.id, b, w));
@@ -710,15 +713,32 @@ export class ModificationStatement implements CqlStatement {
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
     if (this.conditions) return this.executeConditional(ctx, options);
-    const { updates, now } = this.updates(options.values, options, undefined, ctx);
+    const counters = this.table.isCounter ? new PendingCounterWrites() : undefined;
+    let planned: { updates: PartitionUpdate[]; now: number };
+    try {
+      planned = this.updates(options.values, options, undefined, ctx, counters);
+    } catch (e) {
+      counters?.discard();
+      throw e;
+    }
+    const { updates, now } = planned;
     const store = storeOf(ctx, this.table);
-    const counters = this.table.isCounter;
     if (dependentsOf(ctx, this.table)) {
-      return applyWithDependents(ctx, [{ table: this.table, updates, now }], (t) => storeOf(ctx, t)).then(() => VOID);
+      const applied = applyWithDependents(ctx, [{ table: this.table, updates, now }], (t) => storeOf(ctx, t));
+      return applied.then(
+        () => {
+          counters?.release();
+          return VOID;
+        },
+        (e: unknown) => {
+          counters?.release();
+          throw e;
+        },
+      );
     }
     return new Promise((resolve, reject) => {
       store.applyMutationsCallback(updates, now, (err) => {
-        if (counters) clearPendingCounters();
+        counters?.release();
         if (err) reject(err);
         else resolve({ kind: 'void' });
       });
