@@ -82,6 +82,29 @@ describe('lightweight transactions', () => {
     expect(e.code).toBe(0x2200);
     expect(e.message).toBe('Cannot provide custom timestamp for conditional updates');
   });
+
+  it('list and map element conditions: by index, past the end, negative, null and unset elements', async () => {
+    await q('CREATE TABLE adv.lwtl (k int PRIMARY KEY, l list<text>, m map<text, int>, v int)');
+    await q("INSERT INTO adv.lwtl (k, l, m, v) VALUES (1, ['a', 'b'], {'x': 1}, 0)");
+    const applied = async (cql: string, params: unknown[] = []) => (await q(cql, params)).first()['[applied]'];
+    expect(await applied("UPDATE adv.lwtl SET v = 1 WHERE k = 1 IF l[1] = 'b'")).toBe(true);
+    expect(await applied("UPDATE adv.lwtl SET v = 2 WHERE k = 1 IF l[0] = 'b'")).toBe(false);
+    expect(await applied("UPDATE adv.lwtl SET v = 3 WHERE k = 1 IF l[5] = 'a'")).toBe(false);
+    expect(await applied('UPDATE adv.lwtl SET v = 4 WHERE k = 1 IF l[5] = null')).toBe(true);
+    expect(await applied("UPDATE adv.lwtl SET v = 5 WHERE k = 1 IF l[1] IN ('x', 'b') AND m['x'] > 0")).toBe(true);
+    expect((await q('SELECT v FROM adv.lwtl WHERE k = 1')).first().v).toBe(5);
+    const negative = await errorOf("UPDATE adv.lwtl SET v = 6 WHERE k = 1 IF l[-1] = 'a'");
+    expect([negative.code, negative.message]).toEqual([0x2200, 'Invalid negative list index -1']);
+    const nullIndex = await errorOf('UPDATE adv.lwtl SET v = 6 WHERE k = 1 IF l[?] = ?', [null, 'a']);
+    expect(nullIndex.message).toBe('Invalid null value for list element access');
+    const nullKey = await errorOf('UPDATE adv.lwtl SET v = 6 WHERE k = 1 IF m[?] = 1', [null]);
+    expect(nullKey.message).toBe('Invalid null value for map element access');
+    const unset = await q('UPDATE adv.lwtl SET v = 6 WHERE k = 1 IF v = ?', [types.unset]).then(
+      () => undefined,
+      (e: { message: string }) => e.message,
+    );
+    expect(unset).toBe("Invalid 'unset' value in condition");
+  });
 });
 
 describe('counters', () => {

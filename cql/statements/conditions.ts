@@ -134,19 +134,26 @@ export class Conditions {
 
   private holds(p: PreparedCondition, values: readonly BoundValue[], whole: Buffer | null): boolean {
     let current = whole;
-    if (current !== null && p.element) {
-      const k = p.element.value(values);
-      if (k === null || k === UNSET) throw new InvalidRequest(`Invalid null value for ${p.column.name} element access`);
+    if (p.element) {
+      // Checked whether or not the row exists, as Cassandra's ElementAccessBound does.
       const t = p.column.type;
-      if (t.kind === 'map')
-        current = readMapEntries(current).find(([mk]) => compareValues(t.key, mk, k) === 0)?.[1] ?? null;
-      else current = readCollectionElements(current)[k.readInt32BE(0)] ?? null;
+      const k = p.element.value(values);
+      if (k === null || k === UNSET)
+        throw new InvalidRequest(`Invalid null value for ${t.kind === 'map' ? 'map' : 'list'} element access`);
+      const index = t.kind === 'map' ? -1 : k.readInt32BE(0);
+      if (t.kind !== 'map' && index < 0) throw new InvalidRequest(`Invalid negative list index ${index}`);
+      if (current !== null) {
+        if (t.kind === 'map')
+          current = readMapEntries(current).find(([mk]) => compareValues(t.key, mk, k) === 0)?.[1] ?? null;
+        else current = readCollectionElements(current)[index] ?? null;
+      }
     } else if (current !== null && p.field >= 0) {
       current = readTupleFields(current)[p.field] ?? null;
     }
     const bound = (t: BoundTerm) => {
       const v = t.value(values);
-      return v === UNSET ? null : v;
+      if (v === UNSET) throw new InvalidRequest(`Invalid 'unset' value in condition`);
+      return v;
     };
     switch (p.op) {
       case 'IN': {
