@@ -57,6 +57,7 @@ interface Addon {
   get(pool: RawHandle, map: number, key: Buffer, offset: number): number | Buffer;
   getChild(pool: RawHandle, map: number, key: Buffer): number;
   count(pool: RawHandle, map: number): number;
+  view(pool: RawHandle, map: number, key: Buffer): number | Buffer;
   setErrorClass(ctor: typeof PoolError): void;
   enableCommitSync(): boolean;
   layoutVersion: number;
@@ -241,6 +242,11 @@ class Pool implements NativePool {
     const at = this.blockUsed;
     this.blockUsed = (at + r + 7) & ~7;
     return this.block.subarray(at, at + r);
+  }
+
+  view(map: MapHandle, key: Buffer): Buffer | undefined {
+    const r = this.addon.view(this.handle, map, key);
+    return typeof r === 'number' ? undefined : r;
   }
 
   private newBlock(): void {

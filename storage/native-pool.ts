@@ -61,6 +61,12 @@ export interface NativePool {
   /** The pool's root map (created with the pool). */
   readonly root: MapHandle;
   get(map: MapHandle, key: Buffer): Buffer | undefined;
+  /**
+   * The value's bytes in the mapped pool itself (no copy), for large write-once values (Arrow segments).
+   * Valid until the entry is replaced or deleted or the pool is closed: the caller must drop the view first
+   * (reading it afterwards sees reused memory, or crashes once the pool is unmapped). Never write through it.
+   */
+  view(map: MapHandle, key: Buffer): Buffer | undefined;
   getChild(map: MapHandle, key: Buffer): MapHandle;
   scan(map: MapHandle, options?: ScanOptions): ScanResult;
   count(map: MapHandle): number;

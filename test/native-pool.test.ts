@@ -149,6 +149,28 @@ describe('native pool: basics', () => {
     pool.close();
   });
 
+
+  it('views a value in place: same bytes as get, no copy into process memory', () => {
+    const pool = openPool({ path: poolPath(), size: 64 * MiB });
+    const big = Buffer.alloc(8 * MiB);
+    for (let i = 0; i < big.length; i += 4096) big[i] = (i >> 12) & 255;
+    const child = pool.batch();
+    const ref = child.ensureChild(pool.root, b('child'));
+    child.put(ref, b('x'), b('y'));
+    pool.apply(child.put(pool.root, b('big'), big).put(pool.root, b('small'), b('abc')));
+    expect(pool.view(pool.root, b('small'))?.toString()).toBe('abc');
+    expect(pool.view(pool.root, b('absent'))).toBeUndefined();
+    expect(pool.view(pool.root, b('child'))).toBeUndefined();
+    const before = process.memoryUsage().arrayBuffers;
+    const views = Array.from({ length: 40 }, () => pool.view(pool.root, b('big'))!);
+    // 40 copies would be 320 MiB of array buffers; views add none.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4 * MiB);
+    expect(views.every((v) => v.length === big.length)).toBe(true);
+    expect(views[39]!.equals(big)).toBe(true);
+    expect(views[0]!.equals(pool.get(pool.root, b('big'))!)).toBe(true);
+    views.length = 0;
+    pool.close();
+  });
   it('keeps everything, and the same handles, across close and reopen', () => {
     const path = poolPath();
     let pool = openPool({ path, size: 32 * MiB });

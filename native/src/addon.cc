@@ -118,13 +118,18 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
     });
   }
 
-  ~PoolWrap() override { delete pool_; }
+  // A pool that handed out views stays mapped when its wrapper is collected without close(): a view
+  // that outlived it must not point at unmapped memory. close() unmaps regardless (see view()).
+  ~PoolWrap() override {
+    if (!viewsIssued_) delete pool_;
+  }
 
   // The point reads are module functions taking handle() as first argument: unwrapping an
   // External is a type check, where ObjectWrap::Unwrap is a private-property lookup.
   static napi_value FastGet(napi_env env, napi_callback_info cb);
   static napi_value FastGetChild(napi_env env, napi_callback_info cb);
   static napi_value FastCount(napi_env env, napi_callback_info cb);
+  static napi_value FastView(napi_env env, napi_callback_info cb);
 
  private:
   Pool& pool() {
@@ -266,6 +271,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
   size_t scratchLen_ = 0;
   std::vector<uint8_t> scanOut_;
   std::vector<uint64_t> created_;
+  bool viewsIssued_ = false;
 };
 
 namespace {
@@ -326,6 +332,27 @@ napi_value PoolWrap::FastGet(napi_env env, napi_callback_info cb) {
   });
 }
 
+// view(handle, map, key): -1 absent, -2 child map; else a Buffer over the value's bytes in the mapped
+// pool itself (no copy). Valid while the entry is neither replaced nor deleted and the pool is open:
+// the caller drops views before it frees the entry or closes the pool (docs/storage-native.md).
+napi_value PoolWrap::FastView(napi_env env, napi_callback_info cb) {
+  return fastCall<3>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
+    Pool& p = w->pool();
+    uint64_t map = handleArg(env, argv[1]);
+    Bytes key = bytesArg(env, argv[2], "key");
+    const Entry* e = findEntry(p, map, key.data, key.len);
+    if (!e) return number(env, -1);
+    if (e->child) return number(env, -2);
+    napi_value buf;
+    // Read-only by contract: writes go through transactions, never through a view.
+    void* data = const_cast<uint8_t*>(e->value());
+    if (napi_create_external_buffer(env, e->vlen, data, nullptr, nullptr, &buf) != napi_ok)
+      throw PoolErr("INTERNAL", "cannot create a view buffer");
+    w->viewsIssued_ = true;
+    return buf;
+  });
+}
+
 // getChild(handle, map, key): the child map's handle, or 0.
 napi_value PoolWrap::FastGetChild(napi_env env, napi_callback_info cb) {
   return fastCall<3>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
@@ -365,7 +392,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
   exports.Set("enableCommitSync", Napi::Function::New(env, EnableCommitSync));
   const std::pair<const char*, napi_callback> fast[] = {
-      {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount}};
+      {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},
+      {"view", PoolWrap::FastView}};
   for (const auto& [name, fn] : fast) {
     napi_value f;
     napi_create_function(env, name, NAPI_AUTO_LENGTH, fn, nullptr, &f);
