@@ -1,6 +1,7 @@
 // Group commit: every write submitted during one event-loop turn is staged into ONE native WriteBatch and
 // applied with ONE pool.apply (one libpmemobj transaction, one msync in disk mode); then each submitter's
-// callback runs. Staging happens at flush time, in submission order, against committed data plus the batch's
+// callback runs. (A turn staging more than MAX_TRANSACTION_BYTES takes several transactions, each holding
+// whole ops.) Staging happens at flush time, in submission order, against committed data plus the batch's
 // own overlays, so two writes to one row in the same turn merge. Reads never see staged data: a write is
 // visible once its callback has run, which is also when its response may be sent.
 
@@ -14,6 +15,12 @@ export interface CommitOp {
   done(err: Error | undefined): void;
 }
 
+/**
+ * 32 MiB: far above a turn of ordinary writes (one transaction each, as before), while a turn of large
+ * values commits in several transactions instead of one batch buffer of all of them.
+ */
+const MAX_TRANSACTION_BYTES = 32 * 1024 * 1024;
+
 export class GroupCommit {
   private pending: CommitOp[] = [];
   private scheduled = false;
@@ -22,6 +29,9 @@ export class GroupCommit {
   commits = 0;
   /** Observes each applied transaction: ops in it and the time apply() took (metrics). */
   onCommit: ((ops: number, applyMs: number) => void) | undefined;
+
+  /** A transaction closes once its staged bytes reach this (the op that crosses it stays in it). */
+  maxTransactionBytes = MAX_TRANSACTION_BYTES;
 
   constructor(private readonly pool: NativePool) {}
 
@@ -65,13 +75,25 @@ export class GroupCommit {
   }
 
   private commitGroup(ops: CommitOp[]): void {
+    let rest = ops;
+    while (rest.length > 0) rest = this.commitPrefix(rest);
+  }
+
+  /**
+   * Stages ops in order into one transaction until it holds MAX_TRANSACTION_BYTES (at least one op), commits
+   * it and returns the ops left for the next one. Ops are independent, so a long group may take several
+   * transactions; bounding each keeps a turn's worth of large values from doubling into one huge batch.
+   */
+  private commitPrefix(ops: CommitOp[]): CommitOp[] {
     let live = ops;
+    let rest: CommitOp[] = [];
     let ctx: CommitContext | undefined;
     // Staging an op may throw midway; its partial ops would poison the batch, so restage without it.
     for (;;) {
       ctx = new CommitContext(this.pool);
       let failedAt = -1;
       let failure: Error | undefined;
+      let staged = live.length;
       for (let i = 0; i < live.length; i++) {
         try {
           live[i]!.stage(ctx);
@@ -80,11 +102,19 @@ export class GroupCommit {
           failure = toError(e);
           break;
         }
+        if (ctx.batch.byteLength >= this.maxTransactionBytes) {
+          staged = i + 1;
+          break;
+        }
       }
-      if (failedAt < 0) break;
+      if (failedAt < 0) {
+        rest = live.slice(staged);
+        live = live.slice(0, staged);
+        break;
+      }
       live[failedAt]!.done(failure);
       live = live.filter((_, i) => i !== failedAt);
-      if (live.length === 0) return;
+      if (live.length === 0) return [];
     }
     let handles: number[];
     const t0 = this.onCommit ? performance.now() : 0;
@@ -93,11 +123,11 @@ export class GroupCommit {
     } catch (e) {
       // The transaction rolled back. Retry each op alone so one oversized write does not fail the others.
       if (live.length > 1) {
-        for (const op of live) this.commitGroup([op]);
+        for (const op of live) this.commitPrefix([op]);
       } else {
         live[0]!.done(toError(e));
       }
-      return;
+      return rest;
     }
     this.commits++;
     this.onCommit?.(live.length, performance.now() - t0);
@@ -108,6 +138,7 @@ export class GroupCommit {
       hookError = toError(e);
     }
     for (const op of live) op.done(hookError);
+    return rest;
   }
 }
 

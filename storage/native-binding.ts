@@ -141,6 +141,10 @@ export class NativeWriteBatch implements WriteBatch {
     return this.ops;
   }
 
+  get byteLength(): number {
+    return this.length;
+  }
+
   put(map: MapHandle | ChildRef, key: Buffer, value: Buffer): this {
     this.head(OP_PUT, map, 18 + key.length + value.length);
     this.bytes(key);

@@ -48,7 +48,10 @@ export interface WriteBatch {
   dropChild(map: MapHandle | ChildRef, key: Buffer): this;
   /** Empties a map (freeing children recursively); the map itself stays. */
   clear(map: MapHandle | ChildRef): this;
+  /** Ops staged so far. */
   readonly size: number;
+  /** Bytes staged so far (keys, values and op headers). */
+  readonly byteLength: number;
 }
 
 /** A map created (or found) by an earlier op of the same batch; resolved at apply(). */

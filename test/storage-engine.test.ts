@@ -815,6 +815,44 @@ describe.skipIf(!hasAddon)('storage engine on a real pool', () => {
     expect(p.rows[0]!.clusteringValues.map((b) => b.toString('hex'))).toEqual(['00', '00']);
   });
 
+  it('group commit: a turn of large values takes several bounded transactions, each holding whole ops', async () => {
+    const table = await engine.createTable(newTableId(), { clustered: false });
+    const now = 2_100_000;
+    const saved = engine.commit.maxTransactionBytes;
+    engine.commit.maxTransactionBytes = 1024 * 1024;
+    try {
+      const before = engine.commit.commits;
+      const write = (k: number, bytes: number) =>
+        table.applyMutations(
+          [
+            {
+              key: pkBytes(k),
+              token: tokenOf(k),
+              rows: [
+                {
+                  clustering: Buffer.alloc(0),
+                  cells: [{ column: 0, ts: 1, ttl: 0, ldt: NO_DELETION_TIME, value: Buffer.alloc(bytes, k) }],
+                },
+              ],
+            },
+          ],
+          now,
+        );
+      // 4 ops of 600 KiB: the 2nd and the 4th close a transaction; then the 10 small ones share a third.
+      await Promise.all([
+        ...[1, 2, 3, 4].map((k) => write(k, 600 * 1024)),
+        ...Array.from({ length: 10 }, (_, i) => write(10 + i, 10)),
+      ]);
+      expect(engine.commit.commits - before).toBe(3);
+      for (const k of [1, 2, 3, 4, 10, 19]) {
+        const row = table.readPartition(pkBytes(k), tokenOf(k), { columns: [0], nowInSeconds: now })!.rows[0]!;
+        expect(plainValue(row.values[0]!)).toBe(Buffer.alloc(k < 10 ? 600 * 1024 : 10, k).toString('hex'));
+      }
+    } finally {
+      engine.commit.maxTransactionBytes = saved;
+    }
+  });
+
   it('conditional updates see the writes staged before them in the same batch', async () => {
     const table = await engine.createTable(newTableId(), { clustered: true });
     const now = 2_500_000;
