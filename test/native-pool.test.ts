@@ -149,7 +149,6 @@ describe('native pool: basics', () => {
     pool.close();
   });
 
-
   it('views a value in place: same bytes as get, no copy into process memory', () => {
     const pool = openPool({ path: poolPath(), size: 64 * MiB });
     const big = Buffer.alloc(8 * MiB);
