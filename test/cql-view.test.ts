@@ -271,6 +271,29 @@ describe('maintenance', () => {
     expect(include.include_all_columns).toBe(true);
   });
 
+  it('ALTER TABLE ADD reaches views selecting *, not views naming their columns', async () => {
+    await q(
+      'CREATE MATERIALIZED VIEW users_by_age AS SELECT id, age FROM users WHERE age IS NOT NULL AND id IS NOT NULL PRIMARY KEY (age, id)',
+    );
+    await q('ALTER TABLE users ADD (city text, zip int)');
+    await q("INSERT INTO users (id, email, age, city, zip) VALUES (7, 'g@x', 70, 'Oslo', 150)");
+    const row = (await q("SELECT * FROM users_by_email WHERE email = 'g@x'")).rows[0]!;
+    expect([row.id, row.age, row.city, row.zip]).toEqual([7, 70, 'Oslo', 150]);
+    const viewColumns = async (view: string) =>
+      (
+        await q('SELECT column_name FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?', [
+          'mv',
+          view,
+        ])
+      ).rows
+        .map((r) => r.column_name as string)
+        .sort();
+    expect(await viewColumns('users_by_email')).toEqual(['age', 'city', 'email', 'id', 'tags', 'zip']);
+    expect(await viewColumns('users_by_age')).toEqual(['age', 'id']);
+    await expectInvalid(q('SELECT city FROM users_by_age'), 'Undefined column name city');
+    await q('DROP MATERIALIZED VIEW users_by_age');
+  });
+
   it('applies WHERE restrictions on base key columns', async () => {
     await q(
       'CREATE MATERIALIZED VIEW high_c AS SELECT k, c, w FROM base WHERE k IS NOT NULL AND c >= 5 AND k IN (0, 1, 3) PRIMARY KEY (c, k)',

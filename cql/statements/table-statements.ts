@@ -18,8 +18,15 @@ import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import { buildTableMetadata, type UdtResolver } from '../schema/table-builder.js';
 import { orderColumns, type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
 import { applyTableProperties } from '../schema/table-options-parser.js';
+import type { ViewMetadata } from '../schema/view-metadata.js';
 import { cqlTypeToString, isMultiCell } from '../types/cql-type.js';
-import { checkColumnDrop, checkTableDrop, dropIndexStorage, truncateDependents } from '../views/dependents-ddl.js';
+import {
+  checkColumnDrop,
+  checkTableDrop,
+  dropIndexStorage,
+  truncateDependents,
+  viewsOf,
+} from '../views/dependents-ddl.js';
 import { publishSchemaChange, validateName } from './schema-change.js';
 import { checkUserModifiable, SchemaStatement } from './schema-statement.js';
 import { resolveKeyspace } from './table-resolution.js';
@@ -122,7 +129,14 @@ export class AlterTableStatement extends SchemaStatement {
     const ksName = ks.name;
     const updated = this.alter(ks, table);
     if (updated === table) return { kind: 'void' };
-    ctx.catalog.putTable(updated);
+    const views = viewsWithAddedColumns(ks, table, updated);
+    if (views) {
+      const tables = new Map(ks.tables);
+      tables.set(updated.name, updated);
+      ctx.catalog.putKeyspace({ ...ks, tables, views });
+    } else {
+      ctx.catalog.putTable(updated);
+    }
     // Refreshes gc_grace_seconds of the open store.
     ctx.storage.table(tableIdBytes(updated), updated.options.gc_grace_seconds);
     return publishSchemaChange(ctx, ksName, { change: 'UPDATED', target: 'TABLE', keyspace: ksName, name: table.name });
@@ -256,4 +270,26 @@ export class TruncateStatement extends SchemaStatement {
     await truncateDependents(ctx, ctx.catalog.keyspace(ksName)!, table);
     return { kind: 'void' };
   }
+}
+
+/**
+ * ALTER TABLE ADD on a base table: views selecting `*` get the new regular columns too (as in Cassandra's
+ * AlterTableStatement.AddColumns); undefined when no view changes.
+ */
+function viewsWithAddedColumns(
+  ks: KeyspaceMetadata,
+  before: TableMetadata,
+  after: TableMetadata,
+): Map<string, ViewMetadata> | undefined {
+  const added = after.columns.filter((c) => c.kind === 'regular' && !before.columns.some((b) => b.name === c.name));
+  if (added.length === 0) return undefined;
+  const changed = viewsOf(ks, before).filter((v) => v.includeAllColumns);
+  if (changed.length === 0) return undefined;
+  const views = new Map(ks.views);
+  for (const view of changed) {
+    let nextId = view.table.nextColumnId;
+    const columns = [...view.table.columns, ...added.map((c) => ({ ...c, id: nextId++ }))];
+    views.set(view.name, { ...view, table: { ...view.table, columns: orderColumns(columns), nextColumnId: nextId } });
+  }
+  return views;
 }
