@@ -10,6 +10,8 @@ import { parseJson } from '../cql/types/json-text.js';
 import { nativeFromString } from '../cql/types/literal-parser.js';
 import { compareValues } from '../cql/types/value-comparator.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../cql/types/varint-bytes.js';
+import { fakeConnection, parseResponseFrames } from './support/fuzz-harness.js';
+import { frameBytes, startupBody } from './support/wire-client.js';
 
 describe('fuzz findings', () => {
   it('F1: bigintToTwosComplement is linear (a 1 MiB varint took minutes) and unchanged in output', () => {
@@ -64,5 +66,18 @@ describe('fuzz findings', () => {
       expect(compareValues(t, back, value)).toBe(0);
       expect(decimalFromBytes(back).scale).toBe(-0x80000000);
     }
+  });
+
+  it('F5: a v5 STARTUP in a v4 stream switches to segments; v4 frames after it end in a well-formed error', () => {
+    const fed = fakeConnection();
+    const options = frameBytes(4, 1, 0x05, Buffer.alloc(0));
+    fed.socket.emit('data', Buffer.concat([frameBytes(5, 0, 0x01, startupBody()), options]));
+    expect(fed.errors).toEqual([]);
+    fed.socket.destroy();
+    // READY as a frame, then segments: the v4 OPTIONS frame is not a valid segment (a CRC mismatch).
+    const frames = parseResponseFrames(Buffer.concat(fed.socket.written));
+    expect(frames[0]).toMatchObject({ version: 5, opcode: 0x02 });
+    expect(frames.slice(1).map((f) => f.opcode)).toEqual([0x00]);
+    expect(frames[1]!.body.readInt32BE(0)).toBe(0x000a);
   });
 });

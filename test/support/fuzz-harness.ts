@@ -11,6 +11,7 @@ import type { ClientState, QueryHandler, ResultMessage, ServerEvent } from '../.
 import { native } from '../../cql/types/cql-type.js';
 import { AllowAllAuthenticator } from '../../server/authenticator.js';
 import { Connection } from '../../server/connection.js';
+import { decodeSegment } from '../../server/segment-codec.js';
 import { int, longStr, short, startupBody, str, stringList } from './fuzz-wire.js';
 
 /** Inputs per fast-check property: small in CI, FUZZ_RUNS in long mode. */
@@ -332,11 +333,15 @@ export function fakeConnection(maxFrameBytes = 256 * 1024): FedConnection {
   };
 }
 
-/** Cuts v3/v4 frames out of what the server wrote; throws on a malformed one. */
-export function parseResponseFrames(
-  bytes: Buffer,
-): { version: number; stream: number; opcode: number; body: Buffer }[] {
-  const out = [];
+type ResponseFrame = { version: number; stream: number; opcode: number; body: Buffer };
+
+/**
+ * Cuts frames out of what the server wrote; throws on a malformed one. After the READY (or AUTHENTICATE)
+ * answering a v5 STARTUP, the server writes v5 segments (plain or lz4, as negotiated): their payloads are
+ * decoded and parsed as frames in turn.
+ */
+export function parseResponseFrames(bytes: Buffer, inSegments = false): ResponseFrame[] {
+  const out: ResponseFrame[] = [];
   let at = 0;
   while (at < bytes.length) {
     const version = bytes[at]! & 0x7f;
@@ -344,13 +349,37 @@ export function parseResponseFrames(
     if (bytes.length - at < hl) throw new Error('truncated response header');
     const len = bytes.readInt32BE(at + hl - 4);
     if (len < 0 || at + hl + len > bytes.length) throw new Error('bad response length');
+    const opcode = bytes[at + hl - 5]!;
     out.push({
       version,
       stream: version <= 2 ? bytes.readInt8(at + 2) : bytes.readInt16BE(at + 2),
-      opcode: bytes[at + hl - 5]!,
+      opcode,
       body: bytes.subarray(at + hl, at + hl + len),
     });
     at += hl + len;
+    if (!inSegments && version >= 5 && (opcode === 0x02 || opcode === 0x03)) {
+      out.push(...parseResponseSegments(bytes.subarray(at)));
+      break;
+    }
   }
   return out;
+}
+
+function parseResponseSegments(bytes: Buffer): ResponseFrame[] {
+  let failure: unknown;
+  for (const lz4 of [false, true]) {
+    try {
+      const payloads: Buffer[] = [];
+      for (let at = 0; at < bytes.length; ) {
+        const s = decodeSegment(bytes, at, lz4, 'fuzz');
+        if (typeof s === 'number') throw new Error('truncated response segment');
+        payloads.push(s.payload);
+        at += s.wireLength;
+      }
+      return parseResponseFrames(Buffer.concat(payloads), true);
+    } catch (e) {
+      failure = e;
+    }
+  }
+  throw failure;
 }
