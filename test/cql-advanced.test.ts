@@ -189,6 +189,30 @@ describe('types, JSON and selections', () => {
     );
   });
 
+  it('writetime(), maxwritetime() and ttl() of non-frozen collections and UDTs: one value per cell', async () => {
+    await q('CREATE TABLE adv.wt (k int PRIMARY KEY, l list<int>, s set<text>, u addr, f frozen<list<int>>)');
+    await q("INSERT INTO adv.wt (k, s, u, f) VALUES (1, {'a'}, {street: 'x', zip: 1}, [9]) USING TIMESTAMP 1000");
+    await q('UPDATE adv.wt USING TIMESTAMP 1500 AND TTL 400 SET l = l + [1] WHERE k = 1');
+    await q("UPDATE adv.wt USING TIMESTAMP 2000 AND TTL 500 SET l = l + [2], s = s + {'b'} WHERE k = 1");
+    await q('UPDATE adv.wt USING TIMESTAMP 3000 SET u.zip = 2 WHERE k = 1');
+    const r = (
+      await q('SELECT writetime(l), maxwritetime(l), ttl(l), writetime(s), writetime(u), writetime(f) FROM adv.wt')
+    ).rows[0]!;
+    const n = (v: unknown) => Number(v as bigint | number);
+    expect((r['writetime(l)'] as unknown[]).map(n)).toEqual([1500, 2000]);
+    expect(n(r['maxwritetime(l)'])).toBe(2000);
+    const [t1, t2] = r['ttl(l)'] as number[];
+    expect(t1).toBeGreaterThan(390);
+    expect(t1).toBeLessThanOrEqual(400);
+    expect(t2).toBeGreaterThan(490);
+    expect((r['writetime(s)'] as unknown[]).map(n)).toEqual([1000, 2000]);
+    // A UDT: one entry per field, in field order.
+    expect((r['writetime(u)'] as unknown[]).map(n)).toEqual([1000, 3000]);
+    expect(n(r['writetime(f)'])).toBe(1000);
+    const e = await errorOf('SELECT maxwritetime(k) FROM adv.wt');
+    expect(e.message).toBe('Cannot use selection function maxwritetime on PRIMARY KEY part k');
+  });
+
   it('CAST and token()', async () => {
     const r = (await q('SELECT CAST(d AS int), token(k) FROM adv.p WHERE k = 1')).first();
     expect(r['cast(d as int)']).toBe(3);

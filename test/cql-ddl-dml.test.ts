@@ -1390,7 +1390,7 @@ describe('user-defined types', () => {
       others: 'list<frozen<addr>>',
       cur: 'addr',
     });
-    await expectError(q('CREATE TYPE udt.addr (x int)'), CODE.alreadyExists);
+    await expectError(q('CREATE TYPE udt.addr (x int)'), CODE.invalid);
   });
 
   it('frozen, nested and non-frozen UDT values round-trip from literals and bound values', async () => {

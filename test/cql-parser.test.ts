@@ -470,10 +470,11 @@ describe('DDL', () => {
     expect(s.clustering).toEqual(['ts']);
     expect(s.clusteringOrder).toEqual([{ column: 'ts', descending: true }]);
     const types = Object.fromEntries(s.columns.map((c) => [c.name, c.type]));
+    // frozen<...> freezes what is inside too (CQL3Type.Raw.freeze()).
     expect(types.Value).toEqual({
       kind: 'map',
       key: native('text'),
-      value: { kind: 'list', element: native('int'), frozen: false },
+      value: { kind: 'list', element: native('int'), frozen: true },
       frozen: true,
     });
     expect(types.meta).toEqual({

@@ -222,7 +222,7 @@ describe.runIf(available)('CQL through the Python driver', () => {
     it('USE of an unknown keyspace and an INSERT missing a clustering column: InvalidRequest', () => {
       expect(err('use_unknown_keyspace')).toMatchObject({ type: 'InvalidRequest', code: 0x2200 });
       expect(err('missing_clustering_key')).toMatchObject({ type: 'InvalidRequest', code: 0x2200 });
-      expect(err('missing_clustering_key').message).toContain('Some clustering key parts are missing: c');
+      expect(err('missing_clustering_key').message).toContain('Some clustering keys are missing: c');
     });
 
     it('an existing table: AlreadyExists carrying keyspace and table', () => {

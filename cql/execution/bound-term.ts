@@ -180,6 +180,14 @@ export function prepareTerm(term: Term, receiver: Receiver, specs: BindSpecs): B
     });
     return new MarkerTerm(term.index, receiver);
   }
+  if (
+    term.kind === 'function' &&
+    term.name.toLowerCase() === 'tojson' &&
+    (term.keyspace === undefined || term.keyspace === 'system')
+  ) {
+    // toJson takes any argument type, so it exists only where selectors know theirs (FunctionResolver).
+    throw new InvalidRequest('toJson() may only be used within the selection clause of SELECT statements');
+  }
   if (term.kind === 'function' && term.name.toLowerCase() === 'fromjson' && term.args.length === 1) {
     // fromJson(text) takes the type of what receives it.
     const json = prepareTerm(

@@ -8,7 +8,7 @@ import { UNSET } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { CqlType } from '../types/cql-type.js';
 import { jsonToBytes } from '../types/json-codec.js';
-import { isJsonObject, type JsonValue, parseJson } from '../types/json-text.js';
+import { isJsonObject, JsonDecodeError, type JsonValue, parseJson } from '../types/json-text.js';
 import { BoundTerm, type TermValue } from './bound-term.js';
 
 /** JSON keys name columns as CQL identifiers: lower-cased unless written `"\"Quoted\""`. */
@@ -31,9 +31,16 @@ export class JsonObjectSource {
     if (this.lastValues === values && this.lastFields) return this.lastFields;
     const raw = this.json(values);
     if (raw === null || raw === UNSET) throw new InvalidRequest('Got null for INSERT JSON values');
-    const parsed = parseJson(raw.toString('utf8'));
+    const text = raw.toString('utf8');
+    let parsed: JsonValue;
+    try {
+      parsed = parseJson(text);
+    } catch (e) {
+      if (!(e instanceof JsonDecodeError)) throw e;
+      throw new InvalidRequest(`Could not decode JSON string as a map: ${e.detail}. (String was: ${text})`);
+    }
     if (!isJsonObject(parsed))
-      throw new InvalidRequest(`Could not decode JSON string as a map: ${raw.toString('utf8')}`);
+      throw new InvalidRequest(`Could not decode JSON string as a map: not a JSON object. (String was: ${text})`);
     const fields = new Map<string, JsonValue>();
     for (const [k, v] of parsed.object) {
       const name = columnName(k);

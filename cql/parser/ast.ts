@@ -2,6 +2,7 @@
 // already case-folded (unquoted identifiers lower-cased, quoted ones kept). Offsets (`pos`) point into
 // the statement text; turn them into line:column with lexer.ts lineCol().
 
+import { checkCollectionElement } from '../types/collection-element-rules.js';
 import type { CqlType, NativeTypeName } from '../types/cql-type.js';
 
 // ---------------------------------------------------------------- names
@@ -797,15 +798,22 @@ export function resolveType(
     case 'userType':
       return resolveUdt(t.keyspace, t.name, t.frozen);
     case 'list':
-    case 'set':
-      return { kind: t.kind, element: resolveType(t.element, resolveUdt), frozen: t.frozen };
-    case 'map':
-      return {
+    case 'set': {
+      const c = { kind: t.kind, element: resolveType(t.element, resolveUdt), frozen: t.frozen };
+      checkCollectionElement(c, c.element, 'element');
+      return c;
+    }
+    case 'map': {
+      const m = {
         kind: 'map',
         key: resolveType(t.key, resolveUdt),
         value: resolveType(t.value, resolveUdt),
         frozen: t.frozen,
-      };
+      } as const;
+      checkCollectionElement(m, m.key, 'key');
+      checkCollectionElement(m, m.value, 'value');
+      return m;
+    }
     case 'tuple':
       return { kind: 'tuple', elements: t.elements.map((e) => resolveType(e, resolveUdt)) };
     case 'vector':

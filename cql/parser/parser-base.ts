@@ -24,6 +24,7 @@ import type {
 } from './ast.js';
 import { tokenize } from './lexer.js';
 import { parserErrorMessage, tokenDisplay } from './syntax-error.js';
+import { termText } from './term-text.js';
 import {
   BASIC_UNRESERVED,
   K,
@@ -336,7 +337,7 @@ export class ParserBase {
       case 'set':
       case 'map':
       case 'userType':
-        return { ...t, frozen: true };
+        return freezeDeep(t);
       case 'tuple':
       case 'vector':
         return t;
@@ -642,12 +643,12 @@ export class ParserBase {
     const out = new Map<string, string>();
     for (const [k, v] of pairs) {
       if (k.kind !== 'literal') {
-        let msg = `Invalid property name: ${termToString(k)}`;
+        let msg = `Invalid property name: ${termText(k)}`;
         if (k.kind === 'marker') msg += ' (bind variables are not supported in DDL queries)';
         this.recognitionError(msg);
       }
       if (v.kind !== 'literal') {
-        let msg = `Invalid property value: ${termToString(v)} for property: ${termToString(k)}`;
+        let msg = `Invalid property value: ${termText(v)} for property: ${termText(k)}`;
         if (v.kind === 'marker') msg += ' (bind variables are not supported in DDL queries)';
         this.recognitionError(msg);
       }
@@ -1035,40 +1036,23 @@ export class ParserBase {
   }
 }
 
+/** frozen<...> freezes the collections and UDTs inside too, as Cassandra's CQL3Type.Raw.freeze() does. */
+function freezeDeep(t: RawType): RawType {
+  switch (t.kind) {
+    case 'list':
+    case 'set':
+      return { ...t, element: freezeDeep(t.element), frozen: true };
+    case 'map':
+      return { ...t, key: freezeDeep(t.key), value: freezeDeep(t.value), frozen: true };
+    case 'userType':
+      return { ...t, frozen: true };
+    default:
+      return t;
+  }
+}
+
 /** Inner collections and UDTs of a tuple are frozen, as Cassandra's tuple type does. */
 function freezeInner(t: RawType): RawType {
   if (t.kind === 'list' || t.kind === 'set' || t.kind === 'map' || t.kind === 'userType') return { ...t, frozen: true };
   return t;
-}
-
-/** Approximate CQL text of a term, for messages. */
-export function termToString(t: Term): string {
-  switch (t.kind) {
-    case 'literal':
-      return t.type === 'string' ? `'${t.text}'` : t.text;
-    case 'null':
-      return 'NULL';
-    case 'marker':
-      return t.name !== undefined ? `:${t.name}` : '?';
-    case 'list':
-      return `[${t.elements.map(termToString).join(', ')}]`;
-    case 'set':
-      return `{${t.elements.map(termToString).join(', ')}}`;
-    case 'map':
-      return `{${t.entries.map(([k, v]) => `${termToString(k)}: ${termToString(v)}`).join(', ')}}`;
-    case 'udt':
-      return `{${t.fields.map((f) => `${f.name}: ${termToString(f.value)}`).join(', ')}}`;
-    case 'tuple':
-      return `(${t.elements.map(termToString).join(', ')})`;
-    case 'function':
-      return `${t.keyspace !== undefined ? `${t.keyspace}.` : ''}${t.name}(${t.args.map(termToString).join(', ')})`;
-    case 'typeHint':
-      return `(${t.type.kind}) ${termToString(t.term)}`;
-    case 'cast':
-      return `CAST(${termToString(t.term)} AS ${t.type})`;
-    case 'binary':
-      return `${termToString(t.left)} ${t.op} ${termToString(t.right)}`;
-    case 'negate':
-      return `-${termToString(t.term)}`;
-  }
 }

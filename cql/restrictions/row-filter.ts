@@ -7,7 +7,7 @@ import type { Relation } from '../parser/ast.js';
 import { type BoundValue, UNSET } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { SelectedRow } from '../selection/selected-row.js';
-import type { CqlType } from '../types/cql-type.js';
+import { type CqlType, referencesDuration } from '../types/cql-type.js';
 import { readCollectionElements, readMapEntries } from '../types/serialized-layout.js';
 import { compareValues } from '../types/value-comparator.js';
 
@@ -90,6 +90,11 @@ export function preparePredicate(table: TableMetadata, relation: Relation, specs
     };
   }
   if (!relation.value) throw new InvalidRequest(`Unsupported restriction ${relation.op} on ${col.name}`);
+  if (
+    (relation.op === '<' || relation.op === '<=' || relation.op === '>' || relation.op === '>=') &&
+    referencesDuration(col.type)
+  )
+    throw new InvalidRequest('Slice restrictions are not supported on duration columns');
   return {
     columnIndex,
     op: relation.op,

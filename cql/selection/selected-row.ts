@@ -1,6 +1,7 @@
 // One row as the selection sees it: values by column index of the table (TableMetadata.columns),
 // plus cell timestamps/TTLs when writetime()/ttl() are selected.
 
+import type { ComplexValue } from '../../storage/row-projection.js';
 import type { BoundValue } from '../query-handler.js';
 
 export interface SelectedRow {
@@ -11,4 +12,6 @@ export interface SelectedRow {
   writetime?(columnIndex: number): number | null;
   /** Remaining TTL seconds of a cell, or null when it does not expire. */
   ttl?(columnIndex: number): number | null;
+  /** A non-frozen collection / UDT column's cells with their timestamps and TTLs, or null (by column index). */
+  cells?(columnIndex: number): ComplexValue | null;
 }

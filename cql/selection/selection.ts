@@ -21,7 +21,7 @@ import type { Selectable, Selector, Term } from '../parser/ast.js';
 import { resolveType } from '../parser/ast.js';
 import { type ColumnSpec, UNSET } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
-import { type CqlType, cqlTypeToString, native } from '../types/cql-type.js';
+import { type CqlType, cqlTypeToString, isMultiCell, native } from '../types/cql-type.js';
 import { toJsonValue } from '../types/json-codec.js';
 import { literalToBytes } from '../types/literal-parser.js';
 import {
@@ -31,6 +31,7 @@ import {
   readTupleFields,
 } from '../types/serialized-layout.js';
 import { compareValues } from '../types/value-comparator.js';
+import { complexTimestamps } from './cell-timestamps.js';
 import type { SelectedRow } from './selected-row.js';
 
 export interface Aggregator {
@@ -144,9 +145,16 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       const i = columnIndex(table, s.target.name);
       const col = table.columns[i]!;
       if (col.kind === 'partition_key' || col.kind === 'clustering') {
-        throw new InvalidRequest(
-          `Cannot use selection function ${s.kind === 'ttl' ? 'ttl' : 'writeTime'} on PRIMARY KEY part ${col.name}`,
-        );
+        throw new InvalidRequest(`Cannot use selection function ${s.kind} on PRIMARY KEY part ${col.name}`);
+      }
+      if (isMultiCell(col.type)) {
+        const kind = s.kind;
+        const element = kind === 'ttl' ? native('int') : native('bigint');
+        return {
+          type: kind === 'maxwritetime' ? element : { kind: 'list', element, frozen: false },
+          columns: [i],
+          value: (row) => complexTimestamps(col.type, row.cells?.(i) ?? null, kind),
+        };
       }
       if (s.kind === 'ttl') {
         return {
@@ -173,7 +181,7 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       if (t.kind !== 'udt' || inner.aggregate)
         throw new InvalidRequest(`Invalid field selection: ${defaultName(s.arg)} of type ${t.kind} is not a user type`);
       const i = t.fields.findIndex((f) => f.name === s.field);
-      if (i < 0) throw new InvalidRequest(`${t.name} has no field ${s.field}`);
+      if (i < 0) throw new InvalidRequest(`${defaultName(s.arg)} of type ${t.name} has no field ${s.field}`);
       return {
         type: t.fields[i]!.type,
         columns: inner.columns,
@@ -243,6 +251,10 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     }
     case 'function': {
       const name = s.name.toLowerCase();
+      const isNative = s.keyspace === undefined || s.keyspace === 'system';
+      // fromJson needs the type receiving its result, which a selection does not have (FunctionResolver).
+      if (name === 'fromjson' && isNative)
+        throw new InvalidRequest('fromJson() cannot be used in the selection clause of a SELECT statement');
       if (name === 'token') return compileToken(table, s.args);
       if (name === 'tojson' && s.args.length === 1) {
         const inner = compileSelectable(scope, s.args[0]!);

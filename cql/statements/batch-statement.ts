@@ -22,7 +22,7 @@ import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import { native } from '../types/cql-type.js';
 import { applyWithDependents, dependentsOf } from '../views/dependent-writes.js';
-import { ModificationStatement, storeOf } from './modification-statement.js';
+import { type ConditionCheck, columnSpecOf, ModificationStatement, storeOf } from './modification-statement.js';
 
 export type BatchType = 'LOGGED' | 'UNLOGGED' | 'COUNTER';
 
@@ -160,14 +160,7 @@ function executeConditionalBatch(
   if (applied) {
     result = { kind: 'rows', metadata: { columns: [checks[0]!.columns[0]!] }, rows: [[Buffer.from([1])]] };
   } else {
-    // One row per checked statement, over the union of the columns they show.
-    const columns = [...new Map(checks.flatMap((c) => c.columns).map((c) => [c.name, c])).values()];
-    const rows = checks.map((c) =>
-      columns.map((col) =>
-        col.name === '[applied]' ? Buffer.from([0]) : (c.row[c.columns.findIndex((x) => x.name === col.name)] ?? null),
-      ),
-    );
-    return Promise.resolve({ kind: 'rows', metadata: { columns }, rows });
+    return Promise.resolve(batchCasFailure(table, planned, checks));
   }
   const writes = planned.map((p) => ({ table: p.statement.table, updates: p.updates, now: p.now }));
   if (dependentsOf(ctx, table)) return applyWithDependents(ctx, writes, (t) => storeOf(ctx, t)).then(() => result);
@@ -218,4 +211,33 @@ export class BatchStatement implements CqlStatement {
     const items = this.statements.map((statement) => ({ statement, values: options.values }));
     return executeBatch(ctx, this.ast.type, items, options, ts);
   }
+}
+
+/**
+ * A conditional batch that did not apply (ModificationStatement.buildCasFailureResultSet with isBatch): one row per
+ * existing row its conditions read, showing the primary key columns then the columns with conditions in IF
+ * order — every column when some statement has IF EXISTS / IF NOT EXISTS. No such row: `[applied]` alone.
+ */
+function batchCasFailure(
+  table: TableMetadata,
+  planned: readonly { statement: ModificationStatement }[],
+  checks: readonly ConditionCheck[],
+): ResultMessage {
+  const applied = checks[0]!.columns[0]!;
+  const existing = [...new Map(checks.filter((c) => c.exists).map((c) => [c.rowKey, c])).values()];
+  if (existing.length === 0) return { kind: 'rows', metadata: { columns: [applied] }, rows: [[Buffer.from([0])]] };
+  const withConditions = planned.flatMap((p) => (p.statement.conditions ? [p.statement.conditions] : []));
+  const shown = withConditions.some((c) => c.kind !== 'conditions')
+    ? table.columns
+    : [
+        ...new Set([
+          ...table.columns.filter((c) => c.kind === 'partition_key' || c.kind === 'clustering'),
+          ...withConditions.flatMap((c) => c.columns),
+        ]),
+      ];
+  return {
+    kind: 'rows',
+    metadata: { columns: [applied, ...shown.map((c) => columnSpecOf(table, c))] },
+    rows: existing.map((c) => [Buffer.from([0]), ...c.valuesOf(shown)]),
+  };
 }

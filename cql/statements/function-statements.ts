@@ -1,6 +1,6 @@
 // CREATE [OR REPLACE] / DROP FUNCTION and AGGREGATE (user-defined, LANGUAGE javascript).
 
-import { AlreadyExists, InvalidRequest } from '../errors.js';
+import { InvalidRequest } from '../errors.js';
 import { toLiteral } from '../execution/bound-term.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import { functionOverloads } from '../functions/native-functions.js';
@@ -77,7 +77,7 @@ export class CreateFunctionStatement extends SchemaStatement {
     const existing = ks.functions?.get(sig);
     if (existing) {
       if (ast.ifNotExists) return { kind: 'void' };
-      if (!ast.orReplace) throw new AlreadyExists(`Function ${ks.name}.${sig} already exists`, ks.name, name);
+      if (!ast.orReplace) throw new InvalidRequest(`Function '${name}' already exists`);
     }
     const error = checkCompiles(
       ast.args.map((a) => a.name),
@@ -129,12 +129,12 @@ export class DropFunctionStatement extends SchemaStatement {
       if (this.ast.ifExists) return { kind: 'void' };
       throw new InvalidRequest(`Function '${ks.name}.${name}' doesn't exist`);
     }
-    for (const a of ks.aggregates?.values() ?? []) {
-      if (a.stateFunction === f.name || a.finalFunction === f.name) {
-        throw new InvalidRequest(
-          `Function '${ks.name}.${signature(f.name, f.argTypes)}' is still referenced by aggregate ${ks.name}.${a.name}`,
-        );
-      }
+    const dependents = [...(ks.aggregates?.values() ?? [])].filter(
+      (a) => a.stateFunction === f.name || a.finalFunction === f.name,
+    );
+    if (dependents.length > 0) {
+      const names = dependents.map((a) => `${ks.name}.${a.name}`).join(', ');
+      throw new InvalidRequest(`Function '${ks.name}.${f.name}' is still referenced by aggregates ${names}`);
     }
     const functions = new Map(ks.functions ?? []);
     functions.delete(signature(f.name, f.argTypes));
@@ -184,7 +184,7 @@ export class CreateAggregateStatement extends SchemaStatement {
     const existing = ks.aggregates?.get(sig);
     if (existing) {
       if (ast.ifNotExists) return { kind: 'void' };
-      if (!ast.orReplace) throw new AlreadyExists(`Aggregate ${ks.name}.${sig} already exists`, ks.name, name);
+      if (!ast.orReplace) throw new InvalidRequest(`Aggregate '${name}' already exists`);
     }
     const a: UserAggregateMetadata = {
       keyspace: ks.name,

@@ -22,6 +22,7 @@ import type {
   Operation,
   UpdateStatement as UpdateAst,
 } from '../parser/ast.js';
+import { termText } from '../parser/term-text.js';
 import {
   type BoundValue,
   type ClientState,
@@ -106,6 +107,23 @@ export function storeOf(ctx: ExecutionContext, table: TableMetadata): TableStore
   return store;
 }
 
+/** What checking a statement's IF clause found (see checkConditions). */
+export interface ConditionCheck {
+  applied: boolean;
+  /** The `[applied]` result of this statement alone. */
+  columns: ColumnSpec[];
+  row: (Buffer | null)[];
+  /** Whether the row the conditions read exists; `rowKey` names it within the partition. */
+  exists: boolean;
+  rowKey: string;
+  /** Values of any columns of that row (key columns included), as the conditions read it. */
+  valuesOf(columns: readonly ColumnMetadata[]): (Buffer | null)[];
+}
+
+export function columnSpecOf(table: TableMetadata, c: ColumnMetadata): ColumnSpec {
+  return { keyspace: table.keyspace, table: table.name, name: c.name, type: c.type };
+}
+
 export class ModificationStatement implements CqlStatement {
   readonly bindSpecs: readonly ColumnSpec[];
   readonly partitionKeyIndices: readonly number[] = [];
@@ -120,6 +138,8 @@ export class ModificationStatement implements CqlStatement {
   /** UPDATE / DELETE: the WHERE clause. */
   private readonly where: KeyRestrictions | undefined;
   private readonly touchesStatic: boolean;
+  /** An INSERT of static columns only, without clustering columns: it writes the static row alone. */
+  private staticOnlyInsert = false;
   /** IF NOT EXISTS / IF EXISTS / IF conditions (lightweight transactions). */
   readonly conditions: Conditions | undefined;
   readonly variableResultMetadata = true;
@@ -137,7 +157,7 @@ export class ModificationStatement implements CqlStatement {
       if (ast.kind === 'insert' || ast.kind === 'insertJson') {
         throw new InvalidRequest('INSERT statements are not allowed on counter tables, use UPDATE instead');
       }
-      if (ast.attrs.ttl) throw new InvalidRequest('Cannot set a TTL on counter updates');
+      if (ast.attrs.ttl) throw new InvalidRequest('Cannot provide custom TTL for counter updates');
       if (ast.attrs.timestamp) throw new InvalidRequest('Cannot provide custom timestamp for counter updates');
     }
     const specs = batchSpecs ?? new BindSpecs(ast.bindMarkers.length);
@@ -175,12 +195,17 @@ export class ModificationStatement implements CqlStatement {
         } else if (col.kind === 'clustering') this.ckTerms[col.position] = term;
         else this.ops.push({ column: col, kind: 'set', term, key: undefined, field: -1 });
       });
-      for (const c of [...table.partitionKey, ...table.clustering]) {
-        if (!seen.has(c.name))
-          throw new InvalidRequest(
-            `Some ${c.kind === 'partition_key' ? 'partition' : 'clustering'} key parts are missing: ${c.name}`,
-          );
-      }
+      const missingPk = table.partitionKey.filter((c) => !seen.has(c.name));
+      if (missingPk.length > 0)
+        throw new InvalidRequest(`Some partition key parts are missing: ${missingPk.map((c) => c.name).join(', ')}`);
+      const missingCk = table.clustering.filter((c) => !seen.has(c.name));
+      // An INSERT setting static columns only may leave out every clustering column (it writes the static row).
+      this.staticOnlyInsert =
+        missingCk.length === table.clustering.length &&
+        this.ops.length > 0 &&
+        this.ops.every((o) => o.column.kind === 'static');
+      if (missingCk.length > 0 && !this.staticOnlyInsert)
+        throw new InvalidRequest(`Some clustering keys are missing: ${missingCk.map((c) => c.name).join(', ')}`);
       this.where = undefined;
     } else {
       this.conditions = ast.ifExists
@@ -211,18 +236,25 @@ export class ModificationStatement implements CqlStatement {
             throw new InvalidRequest(`Invalid identifier ${col.name} for deletion (should not be a PRIMARY KEY part)`);
           if (d.kind === 'column')
             this.ops.push({ column: col, kind: 'delete', term: undefined, key: undefined, field: -1 });
-          else if (d.kind === 'element' && col.type.kind === 'list' && !col.type.frozen) {
-            const key = prepareTerm(d.key, { ...base, name: `idx(${col.name})`, type: native('int') }, specs);
-            this.ops.push({ column: col, kind: 'listDeleteIndex', term: undefined, key, field: -1 });
-          } else if (d.kind === 'element') {
-            if (col.type.kind !== 'map' && col.type.kind !== 'set')
-              throw new InvalidRequest(`Invalid deletion operation for column ${col.name} of type ${col.type.kind}`);
-            const keyType = col.type.kind === 'map' ? col.type.key : col.type.element;
+          else if (d.kind === 'element') {
+            const t = col.type;
+            if (t.kind !== 'list' && t.kind !== 'set' && t.kind !== 'map')
+              throw new InvalidRequest(`Invalid deletion operation for non collection column ${col.name}`);
+            if (t.frozen)
+              throw new InvalidRequest(`Invalid deletion operation for frozen collection column ${col.name}`);
+            if (t.kind === 'list') {
+              const key = prepareTerm(d.key, { ...base, name: `idx(${col.name})`, type: native('int') }, specs);
+              this.ops.push({ column: col, kind: 'listDeleteIndex', term: undefined, key, field: -1 });
+              continue;
+            }
+            const keyType = t.kind === 'map' ? t.key : t.element;
             const key = prepareTerm(d.key, { ...base, name: `key(${col.name})`, type: keyType }, specs);
             this.ops.push({ column: col, kind: 'deleteElement', term: undefined, key, field: -1 });
           } else {
-            if (col.type.kind !== 'udt' || col.type.frozen)
-              throw new InvalidRequest(`Invalid deletion operation for frozen UDT column ${col.name}`);
+            if (col.type.kind !== 'udt')
+              throw new InvalidRequest(`Invalid field deletion operation for non-UDT column ${col.name}`);
+            if (col.type.frozen)
+              throw new InvalidRequest(`Frozen UDT column ${col.name} does not support field deletions`);
             const field = col.type.fields.findIndex((f) => f.name === d.field);
             if (field < 0) throw new InvalidRequest(`UDT column ${col.name} does not have a field named ${d.field}`);
             this.ops.push({ column: col, kind: 'deleteField', term: undefined, key: undefined, field });
@@ -240,6 +272,8 @@ export class ModificationStatement implements CqlStatement {
     if (ast.kind === 'insert')
       this.partitionKeyIndices = pkMarkers.every((m) => m !== undefined) ? (pkMarkers as number[]) : [];
     this.touchesStatic = this.ops.some((o) => o.column.kind === 'static');
+    if (this.conditions && table.isCounter)
+      throw new InvalidRequest('Conditional updates are not supported on counter tables');
     if (this.conditions && ast.attrs.timestamp)
       throw new InvalidRequest('Cannot provide custom timestamp for conditional updates');
     this.bindSpecs = batchSpecs ? [] : specs.complete();
@@ -308,14 +342,23 @@ export class ModificationStatement implements CqlStatement {
       case 'add':
       case 'prepend':
       case 'subtract': {
-        if (!isMultiCell(type) || type.kind === 'udt') {
-          const sign = op.kind === 'subtract' ? '-' : '+';
-          throw new InvalidRequest(
-            `Invalid operation (${col.name} = ${col.name} ${sign} ?) for non counter column ${col.name}`,
-          );
+        const value = termText(op.value);
+        // Cassandra's Prepend prints its operation as `c = value - c`.
+        const written =
+          op.kind === 'prepend'
+            ? `${col.name} = ${value} - ${col.name}`
+            : `${col.name} = ${col.name} ${op.kind === 'subtract' ? '-' : '+'} ${value}`;
+        const isCollection = type.kind === 'list' || type.kind === 'set' || type.kind === 'map';
+        if (op.kind === 'prepend') {
+          if (type.kind !== 'list')
+            throw new InvalidRequest(`Invalid operation (${written}) for non list column ${col.name}`);
+          if (type.frozen)
+            throw new InvalidRequest(`Invalid operation (${written}) for frozen list column ${col.name}`);
         }
-        if (op.kind === 'prepend' && type.kind !== 'list')
-          throw new InvalidRequest(`Invalid operation (${col.name} = ? + ${col.name}) for non list column ${col.name}`);
+        if (!isCollection)
+          throw new InvalidRequest(`Invalid operation (${written}) for non counter column ${col.name}`);
+        if (!isMultiCell(type))
+          throw new InvalidRequest(`Invalid operation (${written}) for frozen collection column ${col.name}`);
         if (op.kind === 'subtract' && type.kind === 'list') {
           return {
             column: col,
@@ -337,7 +380,13 @@ export class ModificationStatement implements CqlStatement {
         };
       }
       case 'setElement': {
-        if (type.kind === 'list' && !type.frozen) {
+        const written = `${col.name}[${termText(op.key)}] = ${termText(op.value)}`;
+        if (type.kind !== 'list' && type.kind !== 'set' && type.kind !== 'map')
+          throw new InvalidRequest(`Invalid operation (${written}) for non collection column ${col.name}`);
+        if (type.frozen)
+          throw new InvalidRequest(`Invalid operation (${written}) for frozen collection column ${col.name}`);
+        if (type.kind === 'set') throw new InvalidRequest(`Invalid operation (${written}) for set column ${col.name}`);
+        if (type.kind === 'list') {
           return {
             column: col,
             kind: 'listSetIndex',
@@ -345,9 +394,6 @@ export class ModificationStatement implements CqlStatement {
             term: prepareTerm(op.value, { ...base, name: `value(${col.name})`, type: type.element }, specs),
             field: -1,
           };
-        }
-        if (type.kind !== 'map' || type.frozen) {
-          throw new InvalidRequest(`Invalid operation (${col.name}[?] = ?) for non collection column ${col.name}`);
         }
         return {
           column: col,
@@ -358,10 +404,10 @@ export class ModificationStatement implements CqlStatement {
         };
       }
       case 'setField': {
+        const written = `${col.name}.${op.field} = ${termText(op.value)}`;
         if (type.kind !== 'udt')
-          throw new InvalidRequest(`Invalid operation (${col.name}.${op.field} = ?) for non-UDT column ${col.name}`);
-        if (type.frozen)
-          throw new InvalidRequest(`Invalid operation (${col.name}.${op.field} = ?) for frozen UDT column ${col.name}`);
+          throw new InvalidRequest(`Invalid operation (${written}) for non-UDT column ${col.name}`);
+        if (type.frozen) throw new InvalidRequest(`Invalid operation (${written}) for frozen UDT column ${col.name}`);
         const field = type.fields.findIndex((f) => f.name === op.field);
         if (field < 0) throw new InvalidRequest(`UDT column ${col.name} does not have a field named ${op.field}`);
         return {
@@ -426,9 +472,11 @@ export class ModificationStatement implements CqlStatement {
     if (staticOps.length > 0) staticRow = this.rowUpdate(EMPTY, undefined, staticOps, values, w, false);
 
     if (this.kind === 'insert') {
-      const ckValues = this.ckTerms.map((t, i) => this.keyValue(t, values, cks[i]!));
-      const clustering = cks.length > 0 ? encodeClusteringKey(types, desc, ckValues) : EMPTY;
-      rows.push(this.rowUpdate(clustering, ckValues, regularOps, values, w, true));
+      if (!this.staticOnlyInsert) {
+        const ckValues = this.ckTerms.map((t, i) => this.keyValue(t, values, cks[i]!));
+        const clustering = cks.length > 0 ? encodeClusteringKey(types, desc, ckValues) : EMPTY;
+        rows.push(this.rowUpdate(clustering, ckValues, regularOps, values, w, true));
+      }
     } else if (this.kind === 'update') {
       if (regularOps.length > 0 || !this.touchesStatic) {
         for (const ckValues of this.checkedPrefixes(values)) {
@@ -755,7 +803,7 @@ export class ModificationStatement implements CqlStatement {
     values: readonly BoundValue[],
     updates: readonly PartitionUpdate[],
     now: number,
-  ): { applied: boolean; columns: ColumnSpec[]; row: (Buffer | null)[] } {
+  ): ConditionCheck {
     const conditions = this.conditions!;
     if (updates.length !== 1)
       throw new InvalidRequest('IN on the partition key is not supported with conditional updates');
@@ -794,26 +842,21 @@ export class ModificationStatement implements CqlStatement {
     const exists = row !== undefined;
     const current = (c: ColumnMetadata) => Conditions.current(c, row, pr?.staticRow, wanted.indexOf(c));
     const applied = conditions.applies(values, exists, current);
+    const valuesOf = (shown: readonly ColumnMetadata[]): (Buffer | null)[] => {
+      const pk = deserializePartitionKey(u.key, this.table.partitionKey.length);
+      return shown.map((c) =>
+        c.kind === 'partition_key'
+          ? pk[c.position]!
+          : c.kind === 'clustering'
+            ? (row?.clusteringValues[c.position] ?? null)
+            : current(c),
+      );
+    };
     const result = conditions.result(applied, exists, () => {
       const shown = conditions.kind === 'ifNotExists' ? this.table.columns : conditions.columns;
-      const pk = deserializePartitionKey(u.key, this.table.partitionKey.length);
-      return {
-        specs: shown.map((c) => ({
-          keyspace: this.table.keyspace,
-          table: this.table.name,
-          name: c.name,
-          type: c.type,
-        })),
-        values: shown.map((c) =>
-          c.kind === 'partition_key'
-            ? pk[c.position]!
-            : c.kind === 'clustering'
-              ? (row?.clusteringValues[c.position] ?? null)
-              : current(c),
-        ),
-      };
+      return { specs: shown.map((c) => columnSpecOf(this.table, c)), values: valuesOf(shown) };
     });
-    return { applied, ...result };
+    return { applied, ...result, exists, rowKey: clustering.toString('hex'), valuesOf };
   }
 
   /** A lightweight transaction: flush, check, and submit the write in one synchronous step. */

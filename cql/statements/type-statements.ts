@@ -1,6 +1,6 @@
 // CREATE / ALTER / DROP TYPE (user-defined types).
 
-import { AlreadyExists, InvalidRequest } from '../errors.js';
+import { InvalidRequest } from '../errors.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import {
   ALTER_FIELD_TYPE_MESSAGE,
@@ -49,7 +49,7 @@ export class CreateTypeStatement extends SchemaStatement {
     validateName('Type', name);
     if (ks.types.has(name)) {
       if (this.ast.ifNotExists) return { kind: 'void' };
-      throw new AlreadyExists(`A user type with name '${name}' already exists`, ks.name, name);
+      throw new InvalidRequest(`A user type with name '${name}' already exists`);
     }
     const seen = new Set<string>();
     const fields = this.ast.fields.map((f) => {
@@ -88,7 +88,7 @@ export class AlterTypeStatement extends SchemaStatement {
         if (fields.some((f) => f.name === op.field)) {
           if (op.ifNotExists) return { kind: 'void' };
           throw new InvalidRequest(
-            `Cannot add new field ${op.field} to type ${ks.name}.${name}: a field with name ${op.field} already exists`,
+            `Cannot add field ${op.field} to type ${ks.name}.${name}: a field with name ${op.field} already exists`,
           );
         }
         const t = resolveType(op.type, udtResolver(ks));
@@ -103,10 +103,12 @@ export class AlterTypeStatement extends SchemaStatement {
         for (const { from, to } of op.renames) {
           if (!fields.some((f) => f.name === from)) {
             if (op.ifExists) continue;
-            throw new InvalidRequest(`Unknown field ${from} in user type ${ks.name}.${name}`);
+            // Cassandra's own spelling (AlterTypeStatement.RenameFields).
+            throw new InvalidRequest(`Unkown field ${from} in user type ${ks.name}.${name}`);
           }
           if (fields.some((f) => f.name === to))
-            throw new InvalidRequest(`Duplicate field name ${to} in type ${ks.name}.${name}`);
+            // Cassandra formats this with the keyspace name in the type's place.
+            throw new InvalidRequest(`Duplicate field name ${to} in type ${ks.name}`);
           fields = fields.map((f) => (f.name === from ? { ...f, name: to } : f));
         }
         break;
@@ -171,17 +173,22 @@ export class DropTypeStatement extends SchemaStatement {
       if (this.ast.ifExists) return { kind: 'void' };
       throw new InvalidRequest(`Type '${ks.name}.${name}' doesn't exist`);
     }
-    for (const other of ks.types.values()) {
-      if (other.name !== name && other.fields.some((f) => references(f.type, ks.name, name))) {
-        throw new InvalidRequest(
-          `Cannot drop user type '${ks.name}.${name}' as it is still used by user type ${other.name}`,
-        );
-      }
+    // Functions, then types, then tables, each naming every user (DropTypeStatement).
+    const uses = (t: CqlType) => references(t, ks.name, name);
+    const functions = [...(ks.functions?.values() ?? [])].filter((f) => f.argTypes.some(uses) || uses(f.returnType));
+    if (functions.length > 0) {
+      const names = functions.map((f) => `${f.keyspace}.${f.name}`).join(', ');
+      throw new InvalidRequest(`Cannot drop user type '${ks.name}.${name}' as it is still used by functions ${names}`);
     }
-    for (const t of ks.tables.values()) {
-      if (t.columns.some((c) => references(c.type, ks.name, name))) {
-        throw new InvalidRequest(`Cannot drop user type '${ks.name}.${name}' as it is still used by table ${t.name}`);
-      }
+    const userTypes = [...ks.types.values()].filter((o) => o.name !== name && o.fields.some((f) => uses(f.type)));
+    if (userTypes.length > 0) {
+      const names = userTypes.map((t) => t.name).join(', ');
+      throw new InvalidRequest(`Cannot drop user type '${ks.name}.${name}' as it is still used by user types ${names}`);
+    }
+    const tables = [...ks.tables.values()].filter((t) => t.columns.some((c) => uses(c.type)));
+    if (tables.length > 0) {
+      const names = tables.map((t) => t.name).join(', ');
+      throw new InvalidRequest(`Cannot drop user type '${ks.name}.${name}' as it is still used by tables ${names}`);
     }
     const types = new Map(ks.types);
     types.delete(name);

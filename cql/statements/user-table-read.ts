@@ -527,6 +527,12 @@ export class UserTableRead {
         const from = columns[i]!.kind === 'static' ? pr.staticRow : source;
         return slot < 0 ? null : (from?.ttls?.[slot] ?? null);
       },
+      cells: (i) => {
+        const slot = slotOf[i]!;
+        const from = columns[i]!.kind === 'static' ? pr.staticRow : source;
+        const v = slot < 0 ? null : (from?.values[slot] ?? null);
+        return v === null || Buffer.isBuffer(v) ? null : v;
+      },
     };
   }
 }

@@ -21,7 +21,7 @@ import { defaultTableOptions } from '../schema/table-options.js';
 import { applyTableProperties } from '../schema/table-options-parser.js';
 import type { ViewMetadata } from '../schema/view-metadata.js';
 import { SYSTEM_KEYSPACE_NAMES } from '../system/system-keyspaces.js';
-import { type CqlType, cqlTypeToString, isMultiCell } from '../types/cql-type.js';
+import { cqlTypeToString, isMultiCell, referencesDuration } from '../types/cql-type.js';
 import { buildView } from '../views/view-build.js';
 import { publishSchemaChange, validateName } from './schema-change.js';
 import { SchemaStatement } from './schema-statement.js';
@@ -37,15 +37,6 @@ function termText(t: Term): string | undefined {
 
 function cqlName(name: string): string {
   return /^[a-z][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`;
-}
-
-function referencesDuration(t: CqlType): boolean {
-  if (t.kind === 'native') return t.name === 'duration';
-  if (t.kind === 'list' || t.kind === 'set' || t.kind === 'vector') return referencesDuration(t.element);
-  if (t.kind === 'map') return referencesDuration(t.key) || referencesDuration(t.value);
-  if (t.kind === 'tuple') return t.elements.some(referencesDuration);
-  if (t.kind === 'udt') return t.fields.some((f) => referencesDuration(f.type));
-  return false;
 }
 
 export class CreateViewStatement extends SchemaStatement {

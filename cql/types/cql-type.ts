@@ -106,3 +106,13 @@ export function cqlTypeToString(t: CqlType): string {
 export function isMultiCell(t: CqlType): boolean {
   return (t.kind === 'list' || t.kind === 'set' || t.kind === 'map' || t.kind === 'udt') && !t.frozen;
 }
+
+/** Whether `t` is or contains a duration (durations have no order: no slices, no keys, no sets). */
+export function referencesDuration(t: CqlType): boolean {
+  if (t.kind === 'native') return t.name === 'duration';
+  if (t.kind === 'list' || t.kind === 'set' || t.kind === 'vector') return referencesDuration(t.element);
+  if (t.kind === 'map') return referencesDuration(t.key) || referencesDuration(t.value);
+  if (t.kind === 'tuple') return t.elements.some(referencesDuration);
+  if (t.kind === 'udt') return t.fields.some((f) => referencesDuration(f.type));
+  return false;
+}

@@ -25,12 +25,25 @@ export function isJsonObject(v: JsonValue): v is { object: ReadonlyMap<string, J
  */
 const MAX_JSON_DEPTH = 1000;
 
-/** Parses JSON text; throws InvalidRequest("Could not decode JSON string ...") on malformed input. */
+/** Malformed JSON text; `detail` says where (INSERT JSON quotes it, as Cassandra quotes Jackson's error). */
+export class JsonDecodeError extends InvalidRequest {
+  constructor(
+    readonly text: string,
+    readonly detail: string,
+  ) {
+    super(`Could not decode JSON string '${text}'`);
+  }
+}
+
+/** Parses JSON text; throws JsonDecodeError ("Could not decode JSON string ...") on malformed input. */
 export function parseJson(text: string): JsonValue {
   let i = 0;
   let depth = 0;
   const fail = (): never => {
-    throw new InvalidRequest(`Could not decode JSON string '${text}'`);
+    const at = Math.min(i, text.length);
+    const c = text.codePointAt(at);
+    const what = c === undefined ? 'end-of-input' : `character '${String.fromCodePoint(c)}' (code ${c})`;
+    throw new JsonDecodeError(text, `Unexpected ${what} at position ${at}`);
   };
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;

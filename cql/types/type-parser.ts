@@ -1,6 +1,7 @@
 // CQL type strings ('map<text, frozen<list<int>>>', as written in DDL and stored in system_schema) to CqlType.
 import { InvalidRequest } from '../errors.js';
-import { type CqlType, cqlTypeToString, NATIVE_TYPE_NAMES, type NativeTypeName, native } from './cql-type.js';
+import { checkCollectionElement } from './collection-element-rules.js';
+import { type CqlType, NATIVE_TYPE_NAMES, type NativeTypeName, native } from './cql-type.js';
 
 /** Finds a user type by (optional keyspace, name); undefined if it does not exist. */
 export type UdtResolver = (keyspace: string | undefined, name: string) => (CqlType & { kind: 'udt' }) | undefined;
@@ -51,19 +52,6 @@ function freeze(t: CqlType): CqlType {
   }
 }
 
-function checkElement(outer: string, inner: CqlType, role: 'element' | 'key' | 'value'): void {
-  if ((inner.kind === 'list' || inner.kind === 'set' || inner.kind === 'map') && !inner.frozen)
-    throw new InvalidRequest(`Non-frozen collections are not allowed inside collections: ${outer}`);
-  if (inner.kind === 'udt' && !inner.frozen)
-    throw new InvalidRequest(`Non-frozen UDTs are not allowed inside collections: ${outer}`);
-  if (inner.kind === 'native' && inner.name === 'counter')
-    throw new InvalidRequest(`Counters are not allowed inside collections: ${outer}`);
-  if (inner.kind === 'native' && inner.name === 'duration') {
-    if (outer.startsWith('set<')) throw new InvalidRequest(`Durations are not allowed inside sets: ${outer}`);
-    if (role === 'key') throw new InvalidRequest(`Durations are not allowed as map keys: ${outer}`);
-  }
-}
-
 function parseOne(ts: TypeTokens, resolve: UdtResolver | undefined): CqlType {
   const tok = ts.next();
   if (tok.startsWith("'")) return { kind: 'custom', className: tok.slice(1, -1).replaceAll("''", "'") };
@@ -81,8 +69,8 @@ function parseOne(ts: TypeTokens, resolve: UdtResolver | undefined): CqlType {
       case 'set': {
         const element = parseOne(ts, resolve);
         ts.expect('>');
-        const t: CqlType = { kind: lower, element, frozen: false };
-        checkElement(cqlTypeToString(t), element, 'element');
+        const t: Extract<CqlType, { kind: 'list' | 'set' }> = { kind: lower, element, frozen: false };
+        checkCollectionElement(t, element, 'element');
         return t;
       }
       case 'map': {
@@ -90,9 +78,9 @@ function parseOne(ts: TypeTokens, resolve: UdtResolver | undefined): CqlType {
         ts.expect(',');
         const value = parseOne(ts, resolve);
         ts.expect('>');
-        const t: CqlType = { kind: 'map', key, value, frozen: false };
-        checkElement(cqlTypeToString(t), key, 'key');
-        checkElement(cqlTypeToString(t), value, 'value');
+        const t: Extract<CqlType, { kind: 'map' }> = { kind: 'map', key, value, frozen: false };
+        checkCollectionElement(t, key, 'key');
+        checkCollectionElement(t, value, 'value');
         return t;
       }
       case 'tuple': {
