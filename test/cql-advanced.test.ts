@@ -180,6 +180,13 @@ describe('types, JSON and selections', () => {
   it('SELECT JSON and INSERT JSON round-trip', async () => {
     const json = (await q('SELECT JSON k, m, l FROM adv.p WHERE k = 1')).first()['[json]'];
     expect(JSON.parse(json)).toEqual({ k: 1, m: { a: 1, b: 2 }, l: ['p', 'Q'] });
+    // fromJson() failing is the function's failure (FromJsonFct), not an invalid request.
+    const bad = await errorOf(`INSERT INTO adv.p (k, d) VALUES (5, fromJson('"x"'))`);
+    expect(bad.code).toBe(0x1400);
+    expect(bad.message).toMatch(/^execution of 'system\.fromjson\[text\]' failed: /);
+    // Keys: a name with upper case is quoted, any other (functions included) is not (Selection.rowToJson).
+    const keyed = (await q('SELECT JSON k AS "Key", toJson(s), d AS dd FROM adv.p WHERE k = 1')).first()['[json]'];
+    expect(Object.keys(JSON.parse(keyed))).toEqual(['"Key"', 'system.tojson(s)', 'dd']);
     await q('INSERT INTO adv.p JSON ?', ['{"k": 2, "m": {"z": 26}, "d": 1.5}']);
     const r = (await q('SELECT m, d FROM adv.p WHERE k = 2')).first();
     expect(r.m).toEqual({ z: 26 });

@@ -2,7 +2,7 @@
 // it. Constants are converted to bytes once, at prepare time; markers pick the client's bytes out of
 // the bound values without copying them.
 
-import { InvalidRequest } from '../errors.js';
+import { FunctionFailure, InvalidRequest } from '../errors.js';
 import type { NativeFunction } from '../functions/native-functions.js';
 import { callFunction, resolveFunction } from '../functions/native-functions.js';
 import type { Term } from '../parser/ast.js';
@@ -114,7 +114,15 @@ export class FromJsonTerm extends BoundTerm {
   value(values: readonly BoundValue[]): TermValue {
     const text = this.json.value(values);
     if (text === null || text === UNSET) return text;
-    return jsonToBytes(this.receiver.type, parseJson(text.toString('utf8')));
+    // Any failure is the function's (FromJsonFct: a FunctionExecutionException naming system.fromjson).
+    try {
+      return jsonToBytes(this.receiver.type, parseJson(text.toString('utf8')));
+    } catch (e) {
+      if (!(e instanceof InvalidRequest)) throw e;
+      throw new FunctionFailure(`execution of 'system.fromjson[text]' failed: ${e.message}`, 'system', 'fromjson', [
+        'text',
+      ]);
+    }
   }
 }
 

@@ -74,9 +74,8 @@ export class SelectStatement implements CqlStatement {
   /** SELECT JSON: each row becomes one `[json]` text column holding an object of the selected columns. */
   private asJson(result: ResultMessage & { kind: 'rows' }): ResultMessage {
     const specs = this.selection.specs;
-    const keys = specs.map((c) =>
-      JSON.stringify(/^[a-z_][a-z0-9_]*$/.test(c.name) ? c.name : `"${c.name.replaceAll('"', '""')}"`),
-    );
+    // Cassandra quotes a name only when it is not all lower case (Selection.rowToJson).
+    const keys = specs.map((c) => JSON.stringify(c.name === c.name.toLowerCase() ? c.name : `"${c.name}"`));
     const rows = result.rows.map((row) => {
       const fields = row.map((v, i) => `${keys[i]}: ${v === null ? 'null' : toJsonValue(specs[i]!.type, v)}`);
       return [Buffer.from(`{${fields.join(', ')}}`, 'utf8')];
