@@ -2,7 +2,8 @@
 // reads, mixed, restart time with that data), YCSB A–F, and the other benchmarks of bench/, written
 // to docs/benchmarks.md with the machine they ran on and the ratio to the study's published figures
 // per core. `--quick` runs every workload briefly (CI proves it works; figures are not meaningful).
-// Run: npx tsc -p tsconfig.json && node dist/bench/suite.js [--quick] [--rows 10000000] [--out docs/benchmarks.md]
+// Run: npx tsc -p tsconfig.json && node dist/bench/suite.js [--quick] [--rows 10000000] [--pool-size 8GiB]
+//   [--out docs/benchmarks.md]
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,9 @@ const rows = Number(arg('rows', quick ? '2000' : '10000000'));
 const ycsbRecords = Number(arg('ycsb-records', quick ? '1000' : '1000000'));
 const ycsbOps = Number(arg('ycsb-ops', quick ? '1000' : '1000000'));
 const threads = arg('threads', quick ? '8' : '64');
+// The pool lives on /dev/shm (RAM) and is allocated whole at creation: 10 M stress rows with their twins take
+// about 5 GiB.
+const poolSize = arg('pool-size', quick ? '1GiB' : '8GiB');
 const out = resolve(arg('out', 'docs/benchmarks.md'));
 const cores = cpus().length;
 
@@ -75,7 +79,7 @@ async function main(): Promise<void> {
 
   // The study's experiments: writes, reads, mixed, then a restart with that data.
   process.stderr.write(`study experiments (${rows} rows)...\n`);
-  const server = await startBenchServer('emulated', { poolSize: quick ? '1GiB' : '16GiB' });
+  const server = await startBenchServer('emulated', { poolSize });
   let write: Record<string, Summary>;
   let read: Record<string, Summary>;
   let mixed: Record<string, Summary>;
@@ -86,7 +90,7 @@ async function main(): Promise<void> {
     mixed = await stress(server.port, ['mixed', n, t, 'ratio(write=1,read=1)', 'no-warmup']);
     await server.stop(false);
     const started = performance.now();
-    const again = await startBenchServer('emulated', { dir: server.dir, poolSize: quick ? '1GiB' : '16GiB' });
+    const again = await startBenchServer('emulated', { dir: server.dir, poolSize });
     restartMs = performance.now() - started;
     await waitForCql(again.port);
     await again.stop(true);
@@ -111,7 +115,7 @@ async function main(): Promise<void> {
 
   // YCSB core workloads.
   process.stderr.write('YCSB A-F...\n');
-  const ycsbServer = await startBenchServer('emulated', { poolSize: quick ? '1GiB' : '8GiB' });
+  const ycsbServer = await startBenchServer('emulated', { poolSize });
   const ycsbRows: string[] = [];
   try {
     for (const w of ['a', 'b', 'c', 'd', 'e', 'f']) {
