@@ -4,7 +4,7 @@
 // statements with every native type and collections, paging, and token() range queries.
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 const { types } = cassandra;
 const CODE = { syntax: 0x2000, invalid: 0x2200, alreadyExists: 0x2400 } as const;
@@ -69,12 +69,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
-    // the server died under the tests: show why
-    console.error(
-      `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
-    );
-  }
+  reportIfDied(server);
   await Promise.all(extraClients.map((c) => c.shutdown().catch(() => undefined)));
   await client?.shutdown();
   await server?.stop();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 let server: ServerProcess;
 const clients: cassandra.Client[] = [];
@@ -60,12 +60,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
-    // the server died under the tests: show why
-    console.error(
-      `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
-    );
-  }
+  reportIfDied(server);
   await Promise.all(clients.map((c) => c.shutdown().catch(() => undefined)));
   await server?.stop();
 });

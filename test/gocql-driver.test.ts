@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 const SOURCE = resolve(import.meta.dirname, 'gocql/main.go');
 const GOPATH = '/usr/share/gocode';
@@ -144,11 +144,7 @@ describe.skipIf(GO_VERSION === null)(SUITE, () => {
   }, 110_000);
 
   afterAll(async () => {
-    if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
-      console.error(
-        `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
-      );
-    }
+    reportIfDied(server);
     await server?.stop();
   });
 

@@ -2,8 +2,8 @@
 // values read back through the driver's own types, and error paths with the server's code and Cassandra's
 // message. Scenarios: test/python/cql_complete.py (one process, one connection, run in order).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pythonDriverAvailable, runPython } from './support/python-driver.js';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { pythonDriverAvailable, runPython, scenarioResult } from './support/python-driver.js';
+import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 interface ErrorInfo {
   type: string;
@@ -29,10 +29,7 @@ let server: ServerProcess;
 let results: Record<string, ScenarioResult> = {};
 
 function ok(name: string): ScenarioResult {
-  const r = results[name];
-  expect(r, `scenario ${name} did not run`).toBeDefined();
-  expect(r.ok, `scenario ${name} failed: ${JSON.stringify(r.error)}\n${r.trace ?? ''}`).toBe(true);
-  return r;
+  return scenarioResult(results, name);
 }
 
 /** The server's message inside the driver's text: `... message="<server message>"`. */
@@ -70,11 +67,7 @@ describe.runIf(available)('the CQL of issue 5 through the Python driver', () => 
   }, 120_000);
 
   afterAll(async () => {
-    if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
-      console.error(
-        `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
-      );
-    }
+    reportIfDied(server);
     await server?.stop();
   });
 
@@ -588,7 +581,7 @@ describe.runIf(available)('the CQL of issue 5 through the Python driver', () => 
 
   it('tracing (trace=True, get_query_trace()) and the virtual tables clients and settings', () => {
     const r = ok('tracing_and_virtual_tables');
-    const trace = r.trace as Record<string, unknown>;
+    const trace = r.trace as unknown as Record<string, unknown>; // the scenario returns its trace under `trace`
     expect(trace).toMatchObject({
       request_type: 'Execute CQL3 query',
       coordinator: '127.0.0.1',

@@ -2,8 +2,8 @@
 // routing keys, paging with fetch_size (within a partition, across partitions, reversed) at v5, v4 and v3,
 // a batch, and the server error codes the driver maps to its exceptions. Scenarios: test/python/cql_checks.py.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pythonDriverAvailable, runPython } from './support/python-driver.js';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { pythonDriverAvailable, runPython, scenarioResult } from './support/python-driver.js';
+import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 interface ScenarioResult {
   ok: boolean;
@@ -38,10 +38,7 @@ let server: ServerProcess;
 let results: Record<string, ScenarioResult> = {};
 
 function ok(name: string): ScenarioResult {
-  const r = results[name];
-  expect(r, `scenario ${name} did not run`).toBeDefined();
-  expect(r.ok, `scenario ${name} failed: ${JSON.stringify(r.error)}\n${r.trace ?? ''}`).toBe(true);
-  return r;
+  return scenarioResult(results, name);
 }
 
 const range = (n: number, from = 0) => [...Array(n).keys()].map((i) => i + from);
@@ -53,12 +50,7 @@ describe.runIf(available)('CQL through the Python driver', () => {
   });
 
   afterAll(async () => {
-    if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
-      // the server died under the tests: show why
-      console.error(
-        `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
-      );
-    }
+    reportIfDied(server);
     await server?.stop();
   });
 

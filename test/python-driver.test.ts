@@ -3,8 +3,8 @@
 // a CREATE/INSERT/SELECT round trip and export_as_string() of a created table. The scenarios live in
 // test/python/driver_connect.py; each prints its result as JSON, asserted on here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pythonDriverAvailable, runPython } from './support/python-driver.js';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { pythonDriverAvailable, runPython, scenarioResult } from './support/python-driver.js';
+import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 interface ScenarioResult {
   ok: boolean;
@@ -37,10 +37,7 @@ const SCENARIOS = [
 ];
 
 function ok(name: string, from: Results = results): ScenarioResult {
-  const r = from[name];
-  expect(r, `scenario ${name} did not run`).toBeDefined();
-  expect(r.ok, `scenario ${name} failed: ${JSON.stringify(r.error)}\n${r.trace ?? ''}`).toBe(true);
-  return r;
+  return scenarioResult(from, name);
 }
 
 describe.runIf(available)('Python driver', () => {
@@ -50,12 +47,7 @@ describe.runIf(available)('Python driver', () => {
   });
 
   afterAll(async () => {
-    if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
-      // the server died under the tests: show why
-      console.error(
-        `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
-      );
-    }
+    reportIfDied(server);
     await server?.stop();
   });
 

@@ -5,7 +5,34 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
+import { expect } from 'vitest';
+
 export const PYTHON = '/usr/bin/python3';
+
+/** A driver exception as test/python/common.py reports it. */
+export interface PythonErrorInfo {
+  type: string;
+  code: number | null;
+  message: string;
+  keyspace?: string;
+  table?: string;
+}
+
+/** One scenario's outcome (common.py `run()`): `ok` plus what the scenario returned, or the error. */
+export interface ScenarioResult {
+  ok: boolean;
+  error?: PythonErrorInfo;
+  trace?: string;
+  [key: string]: unknown;
+}
+
+/** The named scenario's result; fails the test when it did not run or raised. */
+export function scenarioResult<R extends ScenarioResult>(results: Record<string, R>, name: string): R {
+  const r = results[name];
+  expect(r, `scenario ${name} did not run`).toBeDefined();
+  expect(r!.ok, `scenario ${name} failed: ${JSON.stringify(r!.error)}\n${r!.trace ?? ''}`).toBe(true);
+  return r!;
+}
 
 export function pythonScript(name: string): string {
   return resolve(import.meta.dirname, '../python', name);

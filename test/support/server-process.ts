@@ -16,6 +16,15 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Prints why the server died under the tests, if it did (afterAll hooks call it before stopping it). */
+export function reportIfDied(server: ServerProcess | undefined): void {
+  if (server && (server.child.exitCode !== null || server.child.signalCode !== null)) {
+    console.error(
+      `server exited (${server.child.exitCode ?? server.child.signalCode}):\n${server.output().slice(-6000)}`,
+    );
+  }
+}
+
 export async function freePort(): Promise<number> {
   return await new Promise((ok, fail) => {
     const s = createServer();
