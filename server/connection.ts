@@ -4,6 +4,7 @@
 // turn with a single socket write. Responses may leave out of order (per stream id).
 
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import { AuthenticationError, CqlError, InvalidRequest, ProtocolError, ServerError } from '../cql/errors.js';
 import type { ClientState, QueryHandler, ResultMessage, ServerEvent } from '../cql/query-handler.js';
@@ -57,6 +58,10 @@ export interface ConnectionInfo {
   readonly user: string | undefined;
   readonly requests: number;
   readonly connectedAt: Date;
+  /** The STARTUP options the client sent (undefined before STARTUP). */
+  readonly startupOptions: ReadonlyMap<string, string> | undefined;
+  /** The negotiated TLS cipher and protocol, undefined on a plain connection. */
+  readonly tls: { readonly cipher: string; readonly protocol: string } | undefined;
 }
 
 export interface ConnectionOptions {
@@ -136,6 +141,7 @@ export class Connection implements ConnectionInfo {
   driverName: string | undefined;
   driverVersion: string | undefined;
   compression: string | undefined;
+  startupOptions: ReadonlyMap<string, string> | undefined;
   requests = 0;
 
   private readonly socket: Socket;
@@ -214,6 +220,12 @@ export class Connection implements ConnectionInfo {
 
   get keyspace(): string | undefined {
     return this.state?.keyspace;
+  }
+
+  get tls(): { cipher: string; protocol: string } | undefined {
+    const s = this.socket as Partial<TLSSocket>;
+    if (typeof s.getCipher !== 'function') return undefined;
+    return { cipher: s.getCipher().standardName, protocol: s.getProtocol?.() ?? '' };
   }
 
   get user(): string | undefined {
@@ -599,6 +611,7 @@ export class Connection implements ConnectionInfo {
     }
     this.version = version;
     this.compression = compression;
+    this.startupOptions = options;
     this.driverName = options.get('DRIVER_NAME');
     this.driverVersion = options.get('DRIVER_VERSION');
     this.state = {

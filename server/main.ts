@@ -20,6 +20,7 @@ import { TraceStore } from '../cql/tracing/trace-store.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import { twinOptionsFromEnv } from '../storage/twin/twin-options-env.js';
 import { PasswordAuthenticator } from './auth/password-authenticator.js';
+import { clientRows } from './client-rows.js';
 import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
 import { HandlerSlot } from './handler-slot.js';
 import { createLogger } from './logger.js';
@@ -119,23 +120,7 @@ async function main(): Promise<void> {
   };
 
   let server: NativeServer | undefined;
-  const clients = (): RowObject[] =>
-    (server?.connections ?? []).map((c) => ({
-      address: c.remoteAddress,
-      port: c.remotePort,
-      client_options: null,
-      connection_stage: c.protocolVersion === undefined ? 'connecting' : 'ready',
-      driver_name: c.driverName ?? null,
-      driver_version: c.driverVersion ?? null,
-      hostname: c.remoteAddress,
-      protocol_version: c.protocolVersion ?? null,
-      request_count: BigInt(c.requests),
-      ssl_cipher_suite: null,
-      ssl_enabled: false,
-      ssl_protocol: null,
-      username: c.user ?? 'anonymous',
-      keyspace_name: c.keyspace ?? null,
-    }));
+  const clients = (): RowObject[] => clientRows(server?.connections ?? []);
   const systemRows = new SystemRows({
     catalog,
     node,

@@ -210,11 +210,24 @@ describe.runIf(opensslOk)('client encryption', () => {
 
     it('accepts plain and TLS clients on the same port', async () => {
       expect(await plainOptionsAnswered(server.port)).toBe(true);
+      const plainClient = nodeClient(server.port);
       const [plain, secure] = await Promise.all([
-        releaseVersion(nodeClient(server.port)),
+        releaseVersion(plainClient),
         releaseVersion(nodeClient(server.port, caOnly())),
       ]);
       expect(plain).toBe(secure);
+      // system_views.clients tells the two kinds of connection apart, and shows each client's STARTUP options.
+      const rows = (
+        await plainClient.execute(
+          'SELECT ssl_enabled, ssl_protocol, ssl_cipher_suite, client_options FROM system_views.clients',
+        )
+      ).rows;
+      const tlsRows = rows.filter((r) => r.ssl_enabled === true);
+      expect(tlsRows.length).toBeGreaterThan(0);
+      expect(rows.some((r) => r.ssl_enabled === false && r.ssl_protocol === null)).toBe(true);
+      expect(tlsRows[0]!.ssl_protocol).toMatch(/^TLSv1\.[23]$/);
+      expect(tlsRows[0]!.ssl_cipher_suite).toMatch(/^TLS_/);
+      expect(rows[0]!.client_options.CQL_VERSION).toBe('3.0.0');
     });
 
     it.runIf(pythonOk)('accepts the Python driver with and without TLS', async () => {
