@@ -77,6 +77,23 @@ describe('lightweight transactions', () => {
     expect(results.filter((r) => r.first()['[applied]']).length).toBe(1);
   });
 
+  it('an INSERT of static columns only writes the static row; its IF NOT EXISTS is about that row', async () => {
+    await q('CREATE TABLE adv.lwts (k int, c int, s int STATIC, v int, PRIMARY KEY (k, c))');
+    await q('INSERT INTO adv.lwts (k, c, v) VALUES (1, 1, 10)');
+    expect((await q('INSERT INTO adv.lwts (k, s) VALUES (1, 5) IF NOT EXISTS')).first()['[applied]']).toBe(true);
+    const second = (await q('INSERT INTO adv.lwts (k, s) VALUES (1, 6) IF NOT EXISTS')).first();
+    expect([second['[applied]'], second.s]).toEqual([false, 5]);
+    await q('INSERT INTO adv.lwts (k, s) VALUES (2, 7)');
+    const rows = (await q('SELECT k, c, s, v FROM adv.lwts')).rows.map((r) => [r.k, r.c, r.s, r.v]);
+    expect(rows).toEqual([
+      [1, 1, 5, 10],
+      [2, null, 7, null],
+    ]);
+    expect((await errorOf('INSERT INTO adv.lwts (k, s, v) VALUES (3, 1, 1)')).message).toBe(
+      'Some clustering keys are missing: c',
+    );
+  });
+
   it('refuses a custom timestamp on a conditional update', async () => {
     const e = await errorOf("UPDATE adv.lwt USING TIMESTAMP 5 SET v = 'x' WHERE k = 1 AND c = 1 IF EXISTS");
     expect(e.code).toBe(0x2200);

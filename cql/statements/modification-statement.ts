@@ -838,8 +838,9 @@ export class ModificationStatement implements CqlStatement {
       limit: 1,
       includeStatic: wanted.some((c) => c.kind === 'static'),
     });
-    const row = pr?.rows[0];
-    const exists = row !== undefined;
+    // A static-only INSERT's IF NOT EXISTS is about the static row (CQL3CasRequest's static condition).
+    const row = this.staticOnlyInsert ? undefined : pr?.rows[0];
+    const exists = this.staticOnlyInsert ? (pr?.staticRow?.values.some((v) => v !== null) ?? false) : row !== undefined;
     const current = (c: ColumnMetadata) => Conditions.current(c, row, pr?.staticRow, wanted.indexOf(c));
     const applied = conditions.applies(values, exists, current);
     const valuesOf = (shown: readonly ColumnMetadata[]): (Buffer | null)[] => {
