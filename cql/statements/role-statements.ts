@@ -3,9 +3,9 @@
 // RoleManagementStatement, ListRolesStatement, ListUsersStatement). Access is checked when the statement runs,
 // against the session's logged-in role, before validation, as QueryProcessor does (authorize, then validate).
 
-import bcrypt from 'bcryptjs';
 import type { AccessControl } from '../auth/access-control.js';
 import { ROLE_MANAGER_CLASS } from '../auth/access-control.js';
+import { hashPassword } from '../auth/password-hash.js';
 import { ALL_ROLES, applicablePermissions, roleResource } from '../auth/resources.js';
 import type { StoredRole } from '../auth/role-store.js';
 import { InvalidRequest, Unauthorized } from '../errors.js';
@@ -79,7 +79,7 @@ function isEmptyOptions(o: RoleOptions): boolean {
 
 async function passwordHash(auth: AccessControl, o: RoleOptions): Promise<string | undefined> {
   if (o.hashedPassword !== undefined) return o.hashedPassword;
-  if (o.password !== undefined) return await bcrypt.hash(o.password, auth.bcryptRounds);
+  if (o.password !== undefined) return await hashPassword(o.password, auth.bcryptRounds);
   return undefined;
 }
 
