@@ -2,17 +2,20 @@
 // pmemcql server entry point. Runs the single-file build of the server (dist/server-bundle/, written by
 // scripts/bundle-server.mjs after tsc) when it was made from the current tsc output, else the tsc output module
 // by module (./run-server.js). Why: Node resolves, reads and compiles ~350 ES modules one at a time, which was
-// most of a restart (~0.5 s of ~0.8 s); one file loads in a fraction of that (docs/startup.md).
+// most of a restart (~0.5 s of ~0.8 s); one file with a code cache loads in a fraction of that (docs/startup.md).
 // PMEMCQL_BUNDLE=off forces the module graph (debugging against the tsc output).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { ServerBuild } from './run-server.js';
+
+const BUNDLE_DIR = fileURLToPath(new URL('../server-bundle/', import.meta.url));
 
 /** True when dist/server-bundle/ was built from the tsc output now in dist/ (same .tsbuildinfo). */
 function bundleIsCurrent(): boolean {
   if (process.env.PMEMCQL_BUNDLE === 'off') return false;
   try {
-    const builtFrom = readFileSync(new URL('../server-bundle/built-from.txt', import.meta.url), 'utf8').trim();
+    const builtFrom = readFileSync(`${BUNDLE_DIR}built-from.txt`, 'utf8').trim();
     const tscBuild = createHash('sha1')
       .update(readFileSync(new URL('../.tsbuildinfo', import.meta.url)))
       .digest('hex');
@@ -24,9 +27,8 @@ function bundleIsCurrent(): boolean {
 
 const build: ServerBuild = bundleIsCurrent() ? 'bundle' : 'modules';
 try {
-  const { runServer } = (await import(
-    build === 'bundle' ? '../server-bundle/run-server.js' : './run-server.js'
-  )) as typeof import('./run-server.js');
+  const { runServer } =
+    build === 'bundle' ? (await import('./bundle-loader.js')).loadBundle(BUNDLE_DIR) : await import('./run-server.js');
   await runServer(build);
 } catch (e) {
   console.error(e);

@@ -86,7 +86,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
     }
     throw e;
   }
-  const logger = await createLogger(config.log_level);
+  const logger = createLogger(config.log_level);
   let tls: TlsSettings | undefined;
   try {
     tls = tlsSettings(config.client_encryption_options);
