@@ -52,6 +52,6 @@ export function loadBundle(dir: string): ServerModule {
  */
 export function writeCodeCache(dir: string): void {
   const script = compile(dir);
-  evaluate(script, dir);
+  evaluate(script, dir).warmStartupCode();
   writeFileSync(join(dir, CODE_CACHE), script.createCachedData());
 }
