@@ -50,8 +50,8 @@ export function loadBundle(dir: string): ServerModule {
  * Build step (scripts/bundle-server.mjs, in a process of its own): compiles the bundle and runs its module top
  * levels (not the server), so the cache also holds the functions that start-up runs, then writes V8's code cache.
  */
-export function writeCodeCache(dir: string): void {
+export async function writeCodeCache(dir: string): Promise<void> {
   const script = compile(dir);
-  evaluate(script, dir).warmStartupCode();
+  await evaluate(script, dir).warmStartupCode();
   writeFileSync(join(dir, CODE_CACHE), script.createCachedData());
 }

@@ -260,11 +260,12 @@ export async function runServer(build: ServerBuild): Promise<void> {
 }
 
 /**
- * Runs the start-up code that needs no pool or socket (the system schema from its CQL, a query parse), for the
- * build step that writes the bundle's code cache (server/bundle-loader.ts): V8 caches the functions compiled so
- * far, so a start-up then finds these compiled rather than compiling them on first call.
+ * Runs the start-up code that needs no pool or socket (the system schema from its CQL, a query parse, loading the
+ * metrics layer), for the build step that writes the bundle's code cache (server/bundle-loader.ts): V8 caches the
+ * functions compiled so far, so a start-up then finds these compiled rather than compiling them on first call.
  */
-export function warmStartupCode(): void {
+export async function warmStartupCode(): Promise<void> {
   buildSystemKeyspaces();
   parseStatement("SELECT v FROM ks.t WHERE k = 'k' AND c > 0 LIMIT 1");
+  await import('./metrics-setup.js');
 }
