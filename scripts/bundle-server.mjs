@@ -41,6 +41,10 @@ const { output } = await bundle.write({
   chunkFileNames: '[name]-[hash].cjs',
   // The sources are ES modules, i.e. strict code; CommonJS output is not strict unless told.
   banner: '"use strict";',
+  // Non-ASCII characters escaped and doc comments dropped (licence comments stay): an ASCII file, which
+  // bundle-loader.ts reads as Latin-1, ~8 ms faster than decoding UTF-8. The source map leads back to the sources.
+  charset: 'ascii',
+  comments: { legal: true, annotation: false, jsdoc: false },
   sourcemap: true,
 });
 await bundle.close();
