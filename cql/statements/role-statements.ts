@@ -29,7 +29,7 @@ const BOOLEAN = native('boolean');
 const OPTIONS_TYPE: CqlType = { kind: 'map', key: TEXT, value: TEXT, frozen: false } as CqlType;
 const BCRYPT_HASH = /^\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}$/;
 
-/** The access control the server was started with (always wired by server/main.ts). */
+/** The access control the server was started with (always wired by server/run-server.ts). */
 export function accessControl(ctx: ExecutionContext): AccessControl {
   const auth = ctx.auth;
   if (auth === undefined) throw new InvalidRequest('Role management is not available on this server');
