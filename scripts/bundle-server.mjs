@@ -21,8 +21,15 @@ const tscBuild = createHash('sha1')
   .update(readFileSync(resolve(root, 'dist/.tsbuildinfo')))
   .digest('hex');
 const stamp = resolve(out, 'built-from.txt');
-if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === tscBuild && !process.argv.includes('--force')) {
-  process.exit(0); // already built from this tsc output
+// What else the output depends on: this script (its options) and the Node.js that wrote the code cache.
+const builder = createHash('sha1')
+  .update(readFileSync(import.meta.filename))
+  .update(process.version)
+  .digest('hex');
+const builderStamp = resolve(out, 'built-by.txt');
+const current = (file, hash) => existsSync(file) && readFileSync(file, 'utf8').trim() === hash;
+if (current(stamp, tscBuild) && current(builderStamp, builder) && !process.argv.includes('--force')) {
+  process.exit(0); // already built from this tsc output, by this script and Node.js
 }
 
 rmSync(out, { recursive: true, force: true });
@@ -70,4 +77,6 @@ const cache = spawnSync(
 if (cache.status !== 0 || !existsSync(resolve(out, 'run-server.cjs.cache'))) {
   throw new Error(`writing the code cache failed (exit ${cache.status})`);
 }
+writeFileSync(builderStamp, `${builder}\n`);
+// Last: main.js takes the bundle as current only from here on.
 writeFileSync(stamp, `${tscBuild}\n`);
