@@ -3,8 +3,11 @@
 // PMEM_IS_PMEM_FORCE=1). Opening the pool is O(1) (no replay, no scan), so the time must be flat in the
 // data size, and the heap must not grow with the data (it lives in the pool).
 //
-//   npx tsc -p tsconfig.json && node dist/bench/restart-time.js [--rows 1000000] [--repeat 5]
-//     [--batch 10000] [--pool-size <bytes>] [--dir /dev/shm] [--keep]
+//   npx tsc -p tsconfig.json && npm run build:bundle && node dist/bench/restart-time.js [--rows 1000000]
+//     [--repeat 5] [--batch 10000] [--pool-size <bytes>] [--dir /dev/shm] [--keep]
+//
+// (build:bundle makes dist/server-bundle/, which dist/server/main.js starts while it matches the tsc output;
+// without it the server loads module by module, ~0.3 s slower: the last line says which ran, docs/startup.md.)
 //
 // How: the server is started once to create keyspace `bench` and table `kv (k text PRIMARY KEY, v blob)`
 // through CQL and stopped; the rows are then written beneath the schema layer, straight into that table's
@@ -211,6 +214,8 @@ interface Measured {
   firstAnswerMs: number;
   readyMs: number | undefined;
   poolOpenMs: number | undefined;
+  /** How the server loaded its code (its "ready" line): 'bundle' (dist/server-bundle/) or 'modules'. */
+  build: string | undefined;
   heapUsed: number;
   rss: number;
   poolUsed: number;
@@ -237,13 +242,15 @@ async function measureStart(dataDir: string, probe: { key: string; value: Buffer
       .output()
       .split('\n')
       .find((l) => l.includes('"msg":"ready"'));
-    const poolOpenMs = line ? (JSON.parse(line) as { pool_open_ms?: number }).pool_open_ms : undefined;
+    const readyLine = line ? (JSON.parse(line) as { pool_open_ms?: number; build?: string }) : undefined;
+    const poolOpenMs = readyLine?.pool_open_ms;
     const metrics = await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text();
     const metric = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics)?.[1]);
     return {
       firstAnswerMs: answeredAt - s.spawnedAt,
       readyMs: readyAt === undefined ? undefined : readyAt - s.spawnedAt,
       poolOpenMs,
+      build: readyLine?.build,
       heapUsed: metric('pmemcql_nodejs_heap_size_used_bytes'),
       rss: metric('pmemcql_process_resident_memory_bytes'),
       poolUsed: Number(/^pmemcql_pool_bytes\{kind="used"\} (\S+)$/m.exec(metrics)?.[1]),
@@ -388,3 +395,8 @@ for (const r of results) {
 }
 console.log('');
 console.log(`bare \`node -e 0\` spawn → exit: ${floor.map(ms).join(', ')} ms`);
+const builds = [...new Set(results.flatMap((r) => r.runs.map((m) => m.build ?? '-')))];
+console.log(
+  `server code loaded from: ${builds.join(', ')} (bundle: dist/server-bundle/, current with the tsc output; ` +
+    'modules: the tsc output module by module, e.g. after a `tsc` without `npm run build:bundle`)',
+);

@@ -38,5 +38,7 @@ fi
 # TypeScript: tsc is incremental (tsbuildinfo), so running it each time is cheap.
 echo "setup: compiling TypeScript"
 npx --no-install tsc -p tsconfig.json
+# The server's single-file build (dist/server-bundle/, what dist/server/main.js starts; skipped when current).
+node scripts/bundle-server.mjs
 # tsc does not set the execute bit of the package's bin entries (npx pmemcql-stress etc.).
 chmod +x dist/server/main.js dist/server/admin-cli.js dist/bench/stress.js

@@ -2,9 +2,15 @@
 // variables (PMEMCQL_<NAME>) and CLI flags. Invalid settings fail fast naming the key.
 
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+
+/** The YAML parser, required only when a configuration file is given (it is a sizeable module to load at start-up). */
+function parseYaml(text: string): unknown {
+  const yaml = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yaml.parse(text);
+}
 
 export interface ServerConfig {
   cluster_name: string;

@@ -4,9 +4,13 @@
 // or 0x83-0x85 never 0x16) stays plain, as Cassandra's optional encryption does.
 
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
-import { createServer, type TLSSocket, type TlsOptions, type Server as TlsServer } from 'node:tls';
+import type { TLSSocket, TlsOptions, Server as TlsServer } from 'node:tls';
 import type { ClientEncryptionOptions } from './config.js';
+
+/** Node's tls module, required only when client encryption is on (loading it costs every start-up a few ms). */
+const tls = (): typeof import('node:tls') => createRequire(import.meta.url)('node:tls');
 
 /** First byte of a TLS record carrying a handshake (ClientHello). */
 export const TLS_HANDSHAKE_BYTE = 0x16;
@@ -38,7 +42,7 @@ export function tlsSettings(o: ClientEncryptionOptions): TlsSettings | undefined
     rejectUnauthorized: o.require_client_auth,
   };
   // Fail at start-up (not at the first client) when the PEM files do not make a usable context.
-  createServer(options).close();
+  tls().createServer(options).close();
   return { options, optional: o.optional, requireClientAuth: o.require_client_auth };
 }
 
@@ -55,7 +59,7 @@ export class TlsAcceptor {
     onSecure: (socket: TLSSocket) => void,
     onHandshakeError: (e: Error) => void,
   ) {
-    this.server = createServer(settings.options, onSecure);
+    this.server = tls().createServer(settings.options, onSecure);
     this.server.on('tlsClientError', (e, socket) => {
       onHandshakeError(e);
       socket.destroy();

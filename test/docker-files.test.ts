@@ -332,16 +332,22 @@ describe(DOCKERFILE, () => {
     const buildRuns = runs(build).join('\n');
     expect(pkg.scripts['build:native']).toBe('node-gyp rebuild --directory native');
     expect(pkg.scripts['build:ts']).toBe('tsc -p tsconfig.json');
+    expect(pkg.scripts['build:bundle']).toBe('node scripts/bundle-server.mjs');
     for (const script of ['build:native', 'build:ts']) {
       const command = `npx --no-install ${pkg.scripts[script]}`;
       expect(setup).toContain(command);
       expect(buildRuns).toContain(command);
     }
+    // The server's single-file build (dist/server-bundle/), made from tsc's output, before dev packages go.
+    expect(setup).toContain(pkg.scripts['build:bundle']);
+    expect(buildRuns).toContain(pkg.scripts['build:bundle']!);
     expect(setup).toContain('npm ci --no-audit --no-fund');
     expect(buildRuns).toContain('npm ci --no-audit --no-fund');
     // Dev dependencies (tsc, node-gyp, vitest) stay out of the runtime image.
     expect(buildRuns).toMatch(/npm prune --omit=dev/);
-    const order = ['npm ci', 'node-gyp rebuild', 'tsc -p', 'npm prune'].map((c) => buildRuns.indexOf(c));
+    const order = ['npm ci', 'node-gyp rebuild', 'tsc -p', 'bundle-server', 'npm prune'].map((c) =>
+      buildRuns.indexOf(c),
+    );
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 

@@ -3,7 +3,6 @@
 // (superusers have every applicable permission). With AllowAllAuthorizer nothing is checked but the role
 // statements' own rules. The role store behind it serves the system_auth tables too.
 
-import bcrypt from 'bcryptjs';
 import type { Logger } from 'pino';
 import type { StorageEngine } from '../../storage/storage-engine.js';
 import { InvalidRequest, Unauthorized } from '../errors.js';
@@ -13,6 +12,7 @@ import type { ClientState, ServerEvent } from '../query-handler.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { SystemRows } from '../system/system-rows.js';
 import type { RowObject } from '../system/virtual-table.js';
+import { hashPassword } from './password-hash.js';
 import {
   ALL_KEYSPACES,
   type AuthResource,
@@ -84,7 +84,7 @@ export class AccessControl {
   async setup(): Promise<void> {
     this.roles.load();
     if (this.requireAuthentication && this.roles.size === 0) {
-      const hash = await bcrypt.hash(DEFAULT_SUPERUSER_PASSWORD, this.bcryptRounds);
+      const hash = await hashPassword(DEFAULT_SUPERUSER_PASSWORD, this.bcryptRounds);
       await this.roles.createRole({
         role: DEFAULT_SUPERUSER_NAME,
         isSuper: true,

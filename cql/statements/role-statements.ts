@@ -3,9 +3,9 @@
 // RoleManagementStatement, ListRolesStatement, ListUsersStatement). Access is checked when the statement runs,
 // against the session's logged-in role, before validation, as QueryProcessor does (authorize, then validate).
 
-import bcrypt from 'bcryptjs';
 import type { AccessControl } from '../auth/access-control.js';
 import { ROLE_MANAGER_CLASS } from '../auth/access-control.js';
+import { hashPassword } from '../auth/password-hash.js';
 import { ALL_ROLES, applicablePermissions, roleResource } from '../auth/resources.js';
 import type { StoredRole } from '../auth/role-store.js';
 import { InvalidRequest, Unauthorized } from '../errors.js';
@@ -29,7 +29,7 @@ const BOOLEAN = native('boolean');
 const OPTIONS_TYPE: CqlType = { kind: 'map', key: TEXT, value: TEXT, frozen: false } as CqlType;
 const BCRYPT_HASH = /^\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}$/;
 
-/** The access control the server was started with (always wired by server/main.ts). */
+/** The access control the server was started with (always wired by server/run-server.ts). */
 export function accessControl(ctx: ExecutionContext): AccessControl {
   const auth = ctx.auth;
   if (auth === undefined) throw new InvalidRequest('Role management is not available on this server');
@@ -79,7 +79,7 @@ function isEmptyOptions(o: RoleOptions): boolean {
 
 async function passwordHash(auth: AccessControl, o: RoleOptions): Promise<string | undefined> {
   if (o.hashedPassword !== undefined) return o.hashedPassword;
-  if (o.password !== undefined) return await bcrypt.hash(o.password, auth.bcryptRounds);
+  if (o.password !== undefined) return await hashPassword(o.password, auth.bcryptRounds);
   return undefined;
 }
 

@@ -3,8 +3,8 @@
 // (bcryptjs yields to the event loop between rounds), so a brute-force attempt costs its ~2^10 rounds and
 // other connections keep being served.
 
-import bcrypt from 'bcryptjs';
 import type { AccessControl } from '../../cql/auth/access-control.js';
+import { passwordMatches } from '../../cql/auth/password-hash.js';
 import { AuthenticationError } from '../../cql/errors.js';
 import type { Authenticator, SaslNegotiator, SaslStep } from '../authenticator.js';
 
@@ -51,7 +51,7 @@ export class PasswordAuthenticator implements Authenticator {
     let ok = false;
     if (hash) {
       try {
-        ok = await bcrypt.compare(password, hash);
+        ok = await passwordMatches(password, hash);
       } catch {
         ok = false; // a malformed hash rejects the login, as BCrypt.checkpw failing does
       }

@@ -43,12 +43,14 @@ export interface StartOptions {
   args?: string[];
   env?: Record<string, string>;
   keepData?: boolean;
+  /** Another entry point than this repository's dist/server/main.js (a copy of the build). */
+  main?: string;
 }
 
 export async function startServer(options: StartOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'pmemcql-test-'));
-  const main = resolve(import.meta.dirname, '../../dist/server/main.js');
+  const main = options.main ?? resolve(import.meta.dirname, '../../dist/server/main.js');
   const child = spawn(
     process.execPath,
     [

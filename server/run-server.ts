@@ -1,0 +1,256 @@
+// The server process: configuration, storage, schema, CQL handler, native transport, signals, metrics.
+// Started by main.ts (the entry point), from the single-file build or from this module graph.
+
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Command } from 'commander';
+import { AccessControl } from '../cql/auth/access-control.js';
+import { catalogTwinSchemaSource } from '../cql/columnar/twin-schema-source.js';
+import { CqlQueryHandler } from '../cql/cql-query-handler.js';
+import type { ExecutionContext } from '../cql/execution/cql-statement.js';
+import { SchemaStore } from '../cql/execution/schema-store.js';
+import { parseStatement } from '../cql/parser/parser.js';
+import { SchemaCatalog } from '../cql/schema/schema-catalog.js';
+import { registerArrowSystemTables } from '../cql/system/arrow-system-tables.js';
+import { evenTokens, type NodeInfo, RELEASE_VERSION } from '../cql/system/node-info.js';
+import { sizeEstimateRows } from '../cql/system/size-estimates.js';
+import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
+import { SystemRows } from '../cql/system/system-rows.js';
+import type { RowObject } from '../cql/system/virtual-table.js';
+import { TraceStore } from '../cql/tracing/trace-store.js';
+import { StorageEngine } from '../storage/storage-engine.js';
+import { twinOptionsFromEnv } from '../storage/twin/twin-options-env.js';
+import { PasswordAuthenticator } from './auth/password-authenticator.js';
+import { clientRows } from './client-rows.js';
+import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
+import { HandlerSlot } from './handler-slot.js';
+import { createLogger } from './logger.js';
+import type { MetricsSetup } from './metrics-setup.js';
+import { NativeServer } from './native-server.js';
+import { type TlsSettings, tlsSettings } from './tls-options.js';
+
+const PROTOCOL_VERSIONS = ['3/v3', '4/v4', '5/v5'];
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function parseArgs(argv: string[]): { file: string | undefined; flags: Record<string, unknown> } {
+  const program = new Command()
+    .name('pmemcql')
+    .description('Cassandra-compatible CQL server on a persistent-memory tree')
+    .version(packageVersion())
+    .option('-c, --config <file>', 'YAML configuration file (Cassandra-like names)')
+    .option('--listen-address <address>', 'address to listen on (listen_address)')
+    .option('-p, --port <port>', 'native transport port (native_transport_port)')
+    .option('-d, --data <dir>', 'data directory holding the pool (data_file_directories)')
+    .option('--pool-path <file>', 'explicit pool file, e.g. on a DAX filesystem or /dev/shm (pool_path)')
+    .option('--pool-size <size>', 'pool size when created, e.g. 4GiB (pool_size)')
+    .option('--cluster-name <name>', 'cluster_name')
+    .option('--log-level <level>', 'trace|debug|info|warn|error')
+    .option('--metrics-port <port>', 'Prometheus endpoint port, -1 to disable (metrics_port)');
+  program.parse(argv);
+  const o = program.opts<Record<string, string | undefined>>();
+  return {
+    file: o.config,
+    flags: {
+      listen_address: o.listenAddress,
+      native_transport_port: o.port,
+      data_file_directories: o.data ? [o.data] : undefined,
+      pool_path: o.poolPath,
+      pool_size: o.poolSize,
+      cluster_name: o.clusterName,
+      log_level: o.logLevel,
+      metrics_port: o.metricsPort,
+    },
+  };
+}
+
+/** How the code was loaded (main.ts): the single-file build, or the tsc output module by module. */
+export type ServerBuild = 'bundle' | 'modules';
+
+export async function runServer(build: ServerBuild): Promise<void> {
+  let config: ServerConfig;
+  try {
+    const args = parseArgs(process.argv);
+    config = loadConfig({ file: args.file, env: process.env, flags: args.flags });
+    // As Cassandra's DatabaseDescriptor.applyAuth (issue 6).
+    if (config.authenticator === 'AllowAllAuthenticator' && config.authorizer !== 'AllowAllAuthorizer') {
+      throw new ConfigError('authorizer', `AllowAllAuthenticator can't be used with ${config.authorizer}`);
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const logger = createLogger(config.log_level);
+  let tls: TlsSettings | undefined;
+  try {
+    tls = tlsSettings(config.client_encryption_options);
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(2);
+  }
+  const path = poolPath(config);
+  mkdirSync(dirname(path), { recursive: true });
+
+  // The addon reads the disk sync policy when it loads (before the first pool opens).
+  if (config.disk_sync === 'commit') process.env.PMEMCQL_DISK_SYNC = 'commit';
+  const openStart = performance.now();
+  const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptionsFromEnv(process.env) });
+  const openMs = performance.now() - openStart;
+
+  const catalog = new SchemaCatalog();
+  for (const ks of buildSystemKeyspaces()) catalog.putKeyspace(ks, true);
+  const schemaStore = new SchemaStore(storage, catalog);
+  const userKeyspaces = schemaStore.load();
+  // Arrow twins (DESIGN §5) learn their tables' columns from the catalog; PMEMCQL_TWINS=off keeps none.
+  if (process.env.PMEMCQL_TWINS !== 'off') storage.setTwinSchemaSource(catalogTwinSchemaSource(catalog));
+  const node: NodeInfo = {
+    hostId: await schemaStore.hostId(),
+    clusterName: config.cluster_name,
+    dataCenter: config.data_center,
+    rack: config.rack,
+    listenAddress: config.listen_address === '0.0.0.0' ? advertisedRpcAddress(config) : config.listen_address,
+    rpcAddress: advertisedRpcAddress(config),
+    nativePort: config.native_transport_port,
+    tokens: evenTokens(config.num_tokens),
+    nativeProtocolVersion: 5,
+  };
+
+  let server: NativeServer | undefined;
+  const clients = (): RowObject[] => clientRows(server?.connections ?? []);
+  const systemRows = new SystemRows({
+    catalog,
+    node,
+    clients,
+    settings: () => ({
+      ...config,
+      client_encryption_options: { ...config.client_encryption_options, keystore_password: undefined },
+    }),
+    sizeEstimates: () => sizeEstimateRows(catalog, storage, node.tokens),
+  });
+  // Roles, permissions, system_auth (issue 6).
+  const auth = new AccessControl(storage, catalog, logger, {
+    authenticator: config.authenticator,
+    authorizer: config.authorizer,
+  });
+  await auth.setup();
+  auth.registerSystemTables(systemRows);
+  registerArrowSystemTables(systemRows, catalog, storage);
+  storage.onTwinError = (table, e) => logger.error({ table: table.toString('hex'), err: e }, 'arrow twin flush failed');
+  const traces = new TraceStore(node.rpcAddress, 7000);
+  systemRows.register('system_traces', 'sessions', () => traces.sessionRows());
+  systemRows.register('system_traces', 'events', () => traces.eventRows());
+  let handler: CqlQueryHandler | undefined;
+  const ctx: ExecutionContext = {
+    catalog,
+    systemRows,
+    storage,
+    schemaStore,
+    node,
+    logger,
+    auth,
+    traces,
+    emit: (event) => handler?.emit(event),
+  };
+  handler = new CqlQueryHandler(ctx);
+  handler.onEvent((event) => auth.onSchemaEvent(event));
+  storage.startGc();
+
+  // Requests are served as soon as the transport listens; metrics wrap the handler once loaded.
+  const slot = new HandlerSlot(handler);
+  server = new NativeServer({
+    handler: slot,
+    logger,
+    host: config.listen_address,
+    port: config.native_transport_port,
+    authenticator: config.authenticator === 'PasswordAuthenticator' ? new PasswordAuthenticator(auth) : undefined,
+    tls,
+    limits: {
+      maxFrameBytes: config.native_transport_max_frame_size,
+      maxInFlightPerConnection: config.native_transport_max_requests_per_connection,
+      maxConnections:
+        config.native_transport_max_concurrent_connections < 0
+          ? undefined
+          : config.native_transport_max_concurrent_connections,
+      maxConnectionsPerIp:
+        config.native_transport_max_concurrent_connections_per_ip < 0
+          ? undefined
+          : config.native_transport_max_concurrent_connections_per_ip,
+      maxRequestDataInFlight: config.native_transport_max_request_data_in_flight,
+      maxRequestDataInFlightPerIp: config.native_transport_max_request_data_in_flight_per_ip,
+    },
+  });
+  await server.listen();
+  // Clients may connect from here on, so a SIGTERM must already mean a clean stop.
+  let monitoring: MetricsSetup | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    try {
+      if (monitoring) monitoring.metrics.ready = false;
+      monitoring?.endpoint?.close();
+      await server?.close();
+    } finally {
+      storage.close();
+      logger.info('stopped');
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  const { setupMetrics } = await import('./metrics-setup.js');
+  monitoring = await setupMetrics({
+    handler,
+    storage,
+    catalog,
+    tokens: node.tokens,
+    connections: () => server?.connections.length ?? 0,
+    host: config.listen_address,
+    port: config.metrics_port,
+    logger,
+  });
+  slot.inner = monitoring.handler;
+  monitoring.metrics.ready = true;
+  const info = storage.info;
+  logger.info(
+    {
+      version: packageVersion(),
+      release_version: RELEASE_VERSION,
+      listen_address: `${config.listen_address}:${server.address().port}`,
+      protocol_versions: PROTOCOL_VERSIONS,
+      pool: info.path,
+      mode: info.mode,
+      sync: info.sync,
+      pool_size: info.size,
+      pool_open_ms: Math.round(openMs * 10) / 10,
+      keyspaces: userKeyspaces,
+      cluster_name: config.cluster_name,
+      data_center: config.data_center,
+      authenticator: config.authenticator,
+      authorizer: config.authorizer,
+      client_encryption: tls === undefined ? 'disabled' : tls.optional ? 'optional' : 'required',
+      build,
+    },
+    'ready',
+  );
+}
+
+/**
+ * Runs the start-up code that needs no pool or socket (the system schema from its CQL, a query parse, loading the
+ * metrics layer), for the build step that writes the bundle's code cache (server/bundle-loader.ts): V8 caches the
+ * functions compiled so far, so a start-up then finds these compiled rather than compiling them on first call.
+ */
+export async function warmStartupCode(): Promise<void> {
+  buildSystemKeyspaces();
+  parseStatement("SELECT v FROM ks.t WHERE k = 'k' AND c > 0 LIMIT 1");
+  await import('./metrics-setup.js');
+}
