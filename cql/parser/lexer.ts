@@ -325,31 +325,13 @@ export function tokenize(src: string, hidden = false): Token[] {
     switch (c) {
       case 39: {
         // 'string' with '' as an escaped quote
-        let j = i + 1;
-        let text = '';
-        let from = j;
-        for (;;) {
-          const q = src.indexOf("'", j);
-          if (q < 0) {
-            j = -1;
-            break;
-          }
-          if (src.charCodeAt(q + 1) === 39) {
-            text += src.slice(from, q + 1);
-            j = q + 2;
-            from = j;
-            continue;
-          }
-          text += src.slice(from, q);
-          j = q + 1;
-          break;
-        }
-        if (j < 0) {
+        const quoted = scanQuoted(src, i, "'");
+        if (!quoted) {
           out.push(mismatchedChar(src, n, "'''"));
           return finish(out, n);
         }
-        i = j;
-        push(T.STRING_LITERAL, start, i, text);
+        i = quoted.end;
+        push(T.STRING_LITERAL, start, i, quoted.text);
         continue;
       }
       case 34: {
@@ -359,31 +341,13 @@ export function tokenize(src: string, hidden = false): Token[] {
           push(T.EMPTY_QUOTED_NAME, start, i);
           continue;
         }
-        let j = i + 1;
-        let text = '';
-        let from = j;
-        for (;;) {
-          const q = src.indexOf('"', j);
-          if (q < 0) {
-            j = -1;
-            break;
-          }
-          if (src.charCodeAt(q + 1) === 34) {
-            text += src.slice(from, q + 1);
-            j = q + 2;
-            from = j;
-            continue;
-          }
-          text += src.slice(from, q);
-          j = q + 1;
-          break;
-        }
-        if (j < 0) {
+        const quoted = scanQuoted(src, i, '"');
+        if (!quoted) {
           out.push(mismatchedChar(src, n, "'\"'"));
           return finish(out, n);
         }
-        i = j;
-        push(T.QUOTED_NAME, start, i, text);
+        i = quoted.end;
+        push(T.QUOTED_NAME, start, i, quoted.text);
         continue;
       }
       case 36: {
@@ -521,4 +485,24 @@ export function tokenize(src: string, hidden = false): Token[] {
 function finish(out: Token[], n: number): Token[] {
   out.push(new LexToken(T.EOF, n, n, '', '<EOF>'));
   return out;
+}
+
+/**
+ * The text between the quote at `at` and its closing quote, a doubled quote standing for one; `end` is just past
+ * the closing quote. Undefined when it is never closed.
+ */
+function scanQuoted(src: string, at: number, quote: "'" | '"'): { text: string; end: number } | undefined {
+  let text = '';
+  let from = at + 1;
+  for (let j = from; ; ) {
+    const q = src.indexOf(quote, j);
+    if (q < 0) return undefined;
+    if (src[q + 1] === quote) {
+      text += src.slice(from, q + 1);
+      j = q + 2;
+      from = j;
+      continue;
+    }
+    return { text: text + src.slice(from, q), end: q + 1 };
+  }
 }
