@@ -18,6 +18,7 @@ import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
 import { SystemRows } from '../cql/system/system-rows.js';
 import type { RowObject } from '../cql/system/virtual-table.js';
 import { TraceStore } from '../cql/tracing/trace-store.js';
+import { PoolError } from '../storage/native-pool.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import { twinOptionsFromEnv } from '../storage/twin/twin-options-env.js';
 import { PasswordAuthenticator } from './auth/password-authenticator.js';
@@ -143,7 +144,13 @@ export async function runServer(build: ServerBuild): Promise<void> {
   await auth.setup();
   auth.registerSystemTables(systemRows);
   registerArrowSystemTables(systemRows, catalog, storage);
-  storage.onTwinError = (table, e) => logger.error({ table: table.toString('hex'), err: e }, 'arrow twin flush failed');
+  storage.onTwinError = (table, e) => {
+    const t = table.toString('hex');
+    // A full pool is an operating condition, not a fault: the twin keeps its buffer and retries with backoff.
+    if (e instanceof PoolError && e.code === 'POOL_FULL')
+      logger.warn({ table: t, code: e.code }, 'arrow twin flush postponed: the pool is full; retried later');
+    else logger.error({ table: t, err: e }, 'arrow twin flush failed');
+  };
   const traces = new TraceStore(node.rpcAddress, 7000);
   systemRows.register('system_traces', 'sessions', () => traces.sessionRows());
   systemRows.register('system_traces', 'events', () => traces.eventRows());

@@ -2,11 +2,16 @@
 // (setImmediate), so requests interleave with the work; one job at a time per table. The admin entry points
 // (flushNow / compactNow) run the same steps to completion synchronously.
 
+import { PoolError } from '../native-pool.js';
 import type { TableTwin } from './table-twin.js';
 import { type CompactionResult, pickVictims, TwinCompaction } from './twin-compaction.js';
 import { type FlushResult, startFlush, type TwinFlush } from './twin-flush.js';
 
 type Job = { kind: 'flush'; job: TwinFlush } | { kind: 'compact'; job: TwinCompaction };
+
+/** Background work waits this long after the pool was full, doubling up to the maximum while it stays full. */
+const POOL_FULL_RETRY_MS = 1_000;
+const POOL_FULL_RETRY_MAX_MS = 60_000;
 
 export class TwinWorker {
   private current: Job | undefined;
@@ -16,6 +21,10 @@ export class TwinWorker {
   lastFlush: FlushResult | undefined;
   lastCompaction: CompactionResult | undefined;
   errors = 0;
+  /** While the pool is full: no background work before this time (ms since epoch), and the next wait. */
+  private pausedUntil = 0;
+  private retryMs = POOL_FULL_RETRY_MS;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly twin: TableTwin,
@@ -27,6 +36,8 @@ export class TwinWorker {
   /** Background: start a flush if none runs. */
   kick(): void {
     if (this.stopped || !this.twin.options.autoFlush || this.current) return;
+    // A full pool fails every flush: writes past the threshold would retry one per write.
+    if (Date.now() < this.pausedUntil) return;
     const f = startFlush(this.twin);
     if (!f) return;
     this.current = { kind: 'flush', job: f };
@@ -48,10 +59,12 @@ export class TwinWorker {
       finished = cur.job.step(this.twin.options.sliceRows);
     } catch (e) {
       this.errors++;
-      this.onError(e);
       this.abandon(cur);
+      if (e instanceof PoolError && e.code === 'POOL_FULL') this.pauseWhilePoolFull();
+      this.onError(e);
       return;
     }
+    this.retryMs = POOL_FULL_RETRY_MS;
     if (!finished) {
       this.schedule();
       return;
@@ -123,12 +136,27 @@ export class TwinWorker {
     return { compaction, flush: this.flushNow() };
   }
 
+  /** The buffer stays (reads use it); flushing is tried again later, less often while the pool stays full. */
+  private pauseWhilePoolFull(): void {
+    this.pausedUntil = Date.now() + this.retryMs;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.kick(), this.retryMs + 1);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(this.retryMs * 2, POOL_FULL_RETRY_MAX_MS);
+  }
+
+  /** Milliseconds until background work is tried again after the pool was full (0: not paused). */
+  get pausedForMs(): number {
+    return Math.max(0, this.pausedUntil - Date.now());
+  }
+
   get busy(): boolean {
     return this.current !== undefined;
   }
 
   stop(): void {
     this.stopped = true;
+    clearTimeout(this.retryTimer);
     if (this.current) this.abandon(this.current);
   }
 }
