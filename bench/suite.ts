@@ -3,7 +3,7 @@
 // to docs/benchmarks.md with the machine they ran on and the ratio to the study's published figures
 // per core. `--quick` runs every workload briefly (CI proves it works; figures are not meaningful).
 // Run: npx tsc -p tsconfig.json && node dist/bench/suite.js [--quick] [--rows 10000000] [--pool-size 8GiB]
-//   [--out docs/benchmarks.md]
+//   [--pool-dir DIR] [--ycsb-records N] [--ycsb-ops N] [--no-children] [--out docs/benchmarks.md]
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,10 @@ const threads = arg('threads', quick ? '8' : '64');
 // The pool lives on /dev/shm (RAM) and is allocated whole at creation: 10 M stress rows with their twins take
 // about 5 GiB.
 const poolSize = arg('pool-size', quick ? '1GiB' : '8GiB');
+// --pool-dir puts the pools in a directory of a disk filesystem instead (still emulated pmem: CPU cache flushes),
+// for pools larger than the RAM /dev/shm can spare; 10 M stress rows with their twins outgrow 8 GiB.
+const poolDir = process.argv.includes('--pool-dir') ? resolve(arg('pool-dir', '')) : undefined;
+const poolDirFor = (): string | undefined => (poolDir ? mkdtempSync(join(poolDir, 'pmemcql-bench-')) : undefined);
 const out = resolve(arg('out', 'docs/benchmarks.md'));
 const cores = cpus().length;
 
@@ -79,7 +83,7 @@ async function main(): Promise<void> {
 
   // The study's experiments: writes, reads, mixed, then a restart with that data.
   process.stderr.write(`study experiments (${rows} rows)...\n`);
-  const server = await startBenchServer('emulated', { poolSize });
+  const server = await startBenchServer('emulated', { poolSize, dir: poolDirFor() });
   let write: Record<string, Summary>;
   let read: Record<string, Summary>;
   let mixed: Record<string, Summary>;
@@ -115,7 +119,7 @@ async function main(): Promise<void> {
 
   // YCSB core workloads.
   process.stderr.write('YCSB A-F...\n');
-  const ycsbServer = await startBenchServer('emulated', { poolSize });
+  const ycsbServer = await startBenchServer('emulated', { poolSize, dir: poolDirFor() });
   const ycsbRows: string[] = [];
   try {
     for (const w of ['a', 'b', 'c', 'd', 'e', 'f']) {
