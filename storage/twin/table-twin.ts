@@ -1,5 +1,5 @@
 // A table's Arrow twin (DESIGN §5): the buffer of rows changed since the last flush, the immutable Arrow
-// segments and their deletion vectors, and the row -> (segment, row index) pointers. The row store's writer calls
+// segments with their key indexes (twin key -> row) and deletion vectors. The row store's writer calls
 // touchKey/touchPartition while staging, so every twin change lands in the SAME transaction as the row change.
 // In-memory state (segments, deletion vectors) mirrors committed data only: it changes in commit hooks.
 
@@ -8,13 +8,14 @@ import { type OpenSegment, openSegment } from '../arrow/segment-reader.js';
 import type { CommitContext } from '../commit-context.js';
 import type { MapHandle, NativePool } from '../native-pool.js';
 import type { TableState } from '../table-state.js';
+import { SegmentKeyIndex } from './segment-key-index.js';
 import { TokenFilter } from './token-filter.js';
 import {
   BUFFER_DELETED,
   chunkKey,
-  decodePointer,
   decodeSegmentRecord,
   hasPrefix,
+  keyIndexKey,
   type SegmentRecord,
   segmentBytesKey,
   segmentKey,
@@ -28,6 +29,7 @@ export interface TwinHandles {
   readonly index: MapHandle;
   readonly segments: MapHandle;
   readonly deletions: MapHandle;
+  /** Row pointers of pools written before key indexes; empty once converted (pointer-migration.ts). */
   readonly pointers: MapHandle;
 }
 
@@ -40,6 +42,7 @@ export class LiveSegment {
   private dv: DV | undefined;
   private data: OpenSegment | undefined;
   private tokens: TokenFilter | undefined;
+  private keys: SegmentKeyIndex | null | undefined;
 
   constructor(
     private readonly twin: TableTwin,
@@ -71,10 +74,10 @@ export class LiveSegment {
   }
 
   /**
-   * Bloom filter of the segment's tokens (write path: skip the pointer lookup of a row no segment can hold). Built
+   * Bloom filter of the segment's tokens (write path: skip the key-index search for a row it cannot hold). Built
    * from the cached data, or from a transient copy of the bytes that is not kept (a write-only workload must not
    * pull every segment into the heap). Undefined when the bytes are missing (a damaged twin; `checkTwin` reports
-   * it): the write path then looks the pointer up as before rather than fail the write.
+   * it): the write path then searches the key index anyway rather than fail the write.
    */
   tokenFilter(): TokenFilter | undefined {
     if (!this.tokens) {
@@ -88,6 +91,18 @@ export class LiveSegment {
       this.tokens = TokenFilter.ofSegment(data, 0);
     }
     return this.tokens;
+  }
+
+  /**
+   * Which key each row holds (loaded on first use: a write whose token may be in this segment; compaction; the
+   * check). Null when the index is missing (a damaged twin; `checkTwin` reports it).
+   */
+  keyIndex(): SegmentKeyIndex | null {
+    if (this.keys === undefined) {
+      const bytes = this.twin.pool.get(this.twin.handles.segments, keyIndexKey(this.id));
+      this.keys = bytes ? SegmentKeyIndex.decode(bytes) : null;
+    }
+    return this.keys;
   }
 
   get cached(): boolean {
@@ -282,28 +297,38 @@ export class TableTwin {
     if (st.touched.has(k)) return;
     st.touched.add(k);
     this.flushing?.touched.add(k);
-    if (st.truncated || this.segmentCount === 0 || !this.mayHoldToken(key)) return;
-    const p = this.pool.get(this.handles.pointers, key);
-    if (!p) return;
-    ctx.batch.del(this.handles.pointers, key);
-    const { segment, row } = decodePointer(p);
-    const seg = this.segs.get(segment);
-    if (seg) this.stageMark(ctx, st, seg, row);
-  }
-
-  /**
-   * False when no segment holds the token `key` starts with, so no row pointer can exist under `key` (a pointer
-   * names a row of a segment in `segs`: the flush adds the segment right after committing its pointers, compaction
-   * deletes a victim's pointers before the victim). True may be a Bloom false positive.
-   */
-  private mayHoldToken(key: Buffer): boolean {
+    if (st.truncated || this.segmentCount === 0) return;
+    // The row's live columnar copy, if any: its key in a segment's index with the deletion bit clear. Older
+    // segments may hold dead copies of the same key (flushed again since), so look until a live one is found.
     const hi = key.readInt32BE(0) ^ (0x80000000 | 0);
     const lo = key.readInt32BE(4);
     for (const seg of this.segs.values()) {
       const f = seg.tokenFilter();
-      if (!f || f.mayContain(hi, lo)) return true;
+      if (f && !f.mayContain(hi, lo)) continue;
+      const index = seg.keyIndex();
+      if (!index) {
+        // Cannot tell whether this segment holds the row: the columnar path must stop answering for the table.
+        this.markIncomplete(ctx);
+        continue;
+      }
+      const row = index.rowOf(key);
+      if (row >= 0 && !seg.deletions().test(row)) {
+        this.stageMark(ctx, st, seg, row);
+        return;
+      }
     }
-    return false;
+  }
+
+  /** Segments that may hold rows of the token `key` starts with (Bloom filter; no filter: maybe). */
+  private segmentsMayHold(key: Buffer): LiveSegment[] {
+    const hi = key.readInt32BE(0) ^ (0x80000000 | 0);
+    const lo = key.readInt32BE(4);
+    const out: LiveSegment[] = [];
+    for (const seg of this.segs.values()) {
+      const f = seg.tokenFilter();
+      if (!f || f.mayContain(hi, lo)) out.push(seg);
+    }
+    return out;
   }
 
   /** Marks `row` of `seg` deleted in this batch (its deletion-vector chunk is rewritten in the transaction). */
@@ -352,7 +377,19 @@ export class TableTwin {
     };
     if (!st.truncated) {
       collect(this.handles.buffer);
-      if (this.segmentCount > 0 && this.mayHoldToken(prefix)) collect(this.handles.pointers);
+      if (this.segmentCount > 0) {
+        for (const seg of this.segmentsMayHold(prefix)) {
+          const index = seg.keyIndex();
+          if (!index) {
+            this.markIncomplete(ctx);
+            continue;
+          }
+          const dv = seg.deletions();
+          index.forPrefix(prefix, (k, row) => {
+            if (!dv.test(row)) keys.set(k.toString('latin1'), k);
+          });
+        }
+      }
     }
     const p = prefix.toString('latin1');
     for (const k of st.touched) if (k.startsWith(p)) keys.set(k, Buffer.from(k, 'latin1'));

@@ -1,6 +1,6 @@
 // Flushing a table's twin buffer into one Arrow segment (DESIGN §5). The buffer is read in bounded slices (one per
 // event-loop turn), each row from the committed row store; then ONE transaction writes the IPC segment, its index
-// record, a pointer per flushed row, and empties the flushed buffer entries. A row written while the flush was
+// record, its key index (twin key -> segment row), and empties the flushed buffer entries. A row written while the flush was
 // reading stays in the buffer and its fresh copy in the new segment is born deleted, so the segment never shadows
 // a newer version. A crash leaves the old state (nothing of the flush is committed) or the new one.
 
@@ -11,14 +11,15 @@ import { openSegment } from '../arrow/segment-reader.js';
 import { deserializePartitionKey } from '../partition-key.js';
 import { ByteReader, ROW_DELETION, ROW_LIVENESS, ROW_LIVENESS_EXPIRING, singleRowShadow } from '../row-codec.js';
 import { type ComplexValue, Projection } from '../row-projection.js';
+import { SegmentKeyIndex } from './segment-key-index.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
 import {
   chunkKey,
-  encodePointer,
   encodeSegmentRecord,
   isBufferDeletion,
   isBufferMarker,
+  keyIndexKey,
   type SegmentRecord,
   segmentBytesKey,
   segmentKey,
@@ -238,7 +239,18 @@ export class TwinFlush implements FlushWatch {
     return at;
   }
 
-  /** One transaction: the segment, its record, the pointers; flushed / dead buffer entries leave the buffer. */
+  /** The new segment's key index: flushed keys (read in key order, else sorted here) and their segment rows. */
+  private keyIndex(segmentRow: Uint32Array): Buffer {
+    const keys = this.rowKeyIndex.map((ki) => this.keys[ki]!);
+    if (this.sorted) return SegmentKeyIndex.encode(keys, segmentRow);
+    const order = keys.map((_, j) => j).sort((a, b) => Buffer.compare(keys[a]!, keys[b]!));
+    return SegmentKeyIndex.encode(
+      order.map((j) => keys[j]!),
+      order.map((j) => segmentRow[j]!),
+    );
+  }
+
+  /** One transaction: the segment, its record, its key index; flushed / dead buffer entries leave the buffer. */
   private commit(): void {
     const twin = this.twin;
     if (this.cancelled || twin.table.dropped) {
@@ -271,12 +283,15 @@ export class TwinFlush implements FlushWatch {
       const next = Buffer.allocUnsafe(4);
       next.writeUInt32BE(id + 1, 0);
       batch.put(h.index, NEXT_ID_KEY, next);
+      // The key index lists the flushed keys in key order (= this.rows order) with their segment rows.
+      const segmentRow = new Uint32Array(n);
       for (let i = 0; i < n; i++) {
-        const ki = this.rowKeyIndex[built.order[i]!]!;
+        const j = built.order[i]!;
+        segmentRow[j] = i;
         // Written since it was read: the buffer keeps it, this copy is stale from birth.
-        if (isTouched(ki)) dv.set(i);
-        else batch.put(h.pointers, this.keys[ki]!, encodePointer(id, i));
+        if (isTouched(this.rowKeyIndex[j]!)) dv.set(i);
       }
+      batch.put(h.segments, keyIndexKey(id), this.keyIndex(segmentRow));
       for (const c of dv.takeDirtyChunks()) batch.put(h.deletions, chunkKey(id, c.index), Buffer.from(c.bytes));
     }
     // Emptying the buffer: one `clear` plus re-putting what stays (rows kept, rows written during the flush) is
