@@ -10,6 +10,7 @@
 // pointer were dead already).
 
 import { PoolError } from '../native-pool.js';
+import { copyBytes } from './twin-key-compare.js';
 
 const VERSION = 1;
 const HEADER = 8;
@@ -58,7 +59,7 @@ export class SegmentKeyIndex {
     for (let i = 0; i < n; i++) {
       const k = keys[i]!;
       out.writeUInt32BE(rows[i]!, HEADER + 4 * i);
-      k.copy(out, at);
+      copyBytes(k, out, at);
       at += k.length;
       end += k.length;
       out.writeUInt32BE(end, HEADER + 4 * n + 4 * i);

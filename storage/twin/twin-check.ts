@@ -30,8 +30,8 @@ function scanAll(twin: TableTwin, map: number, visit: (k: Buffer, v: Buffer | un
 export function checkTwin(twin: TableTwin, nowInSeconds: number, schema?: TwinSchema): string[] {
   const problems: string[] = [];
   const h = twin.handles;
-  const buffered = new Set<string>();
-  scanAll(twin, h.buffer, (k) => buffered.add(k.toString('latin1')));
+  problems.push(...twin.buffer.verifyAgainstLog());
+  const buffered = new Set<string>(twin.buffer.sortedView().map((e) => e.key.toString('latin1')));
   const pointed = new Map<string, { segment: number; row: number }>();
   const segs = new Map(twin.segments().map((s) => [s.id, s]));
   const regular: TwinColumn[] = schema ? schema.columns.filter((c) => c.kind === 'regular') : [];

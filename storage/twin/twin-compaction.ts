@@ -8,6 +8,7 @@
 import { ROWS_PER_CHUNK } from '../arrow/deletion-vector.js';
 import { PoolError } from '../native-pool.js';
 import type { LiveSegment, TableTwin } from './table-twin.js';
+import { BufferRecordBuilder } from './twin-buffer.js';
 import { BUFFER_CHANGED, chunkKey, hasPrefix, keyIndexKey, segmentBytesKey, segmentKey } from './twin-keys.js';
 
 /** Victims: segments at least half deleted; or, when there are 4 or more small ones, every small one. */
@@ -55,6 +56,7 @@ export class TwinCompaction {
     const h = twin.handles;
     const batch = pool.batch();
     const marks: { seg: LiveSegment; row: number }[] = [];
+    const rebuffered = new BufferRecordBuilder();
     const chunks = new Map<string, { seg: LiveSegment; chunk: number; bytes: Buffer }>();
     let budget = limit;
     while (budget > 0 && this.victimAt < this.victims.length) {
@@ -66,7 +68,7 @@ export class TwinCompaction {
       for (; budget > 0 && this.entryAt < index.count; budget--, this.entryAt++) {
         const row = index.rowAt(this.entryAt);
         if (dv.test(row)) continue;
-        batch.put(h.buffer, index.keyAt(this.entryAt), BUFFER_CHANGED);
+        rebuffered.append(index.keyAt(this.entryAt), BUFFER_CHANGED);
         marks.push({ seg, row });
         const chunk = Math.floor(row / ROWS_PER_CHUNK);
         const ck = `${seg.id}:${chunk}`;
@@ -86,7 +88,9 @@ export class TwinCompaction {
     }
     for (const c of chunks.values()) batch.put(h.deletions, chunkKey(c.seg.id, c.chunk), c.bytes);
     if (batch.size > 0) {
+      const mirror = twin.buffer.stageRecord(batch, rebuffered);
       pool.apply(batch);
+      mirror();
       for (const m of marks) m.seg.deletions().set(m.row);
       this.moved += marks.length;
     }
