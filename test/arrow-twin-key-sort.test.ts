@@ -2,7 +2,7 @@
 // Buffer.compare sort: byte order, and entries of one key stay in write order.
 
 import { describe, expect, it } from 'vitest';
-import type { BufferEntry } from '../storage/twin/twin-buffer.js';
+import { BufferEntry } from '../storage/twin/twin-buffer.js';
 import { sortEntries } from '../storage/twin/twin-key-sort.js';
 import { seededRandom } from './support/seeded-random.js';
 
@@ -17,7 +17,7 @@ describe('sortEntries', () => {
         const roll = r();
         let key: Buffer;
         if (roll < 0.2 && entries.length > 0) {
-          key = entries[Math.floor(r() * entries.length)]!.key; // the same row written again
+          key = Buffer.from(entries[Math.floor(r() * entries.length)]!.key); // the same row written again
         } else if (roll < 0.45 && partitions.length > 0) {
           key = Buffer.from([...partitions[Math.floor(r() * partitions.length)]!, 2, byte(), byte()]);
         } else if (roll < 0.5 && entries.length > 0) {
@@ -28,10 +28,12 @@ describe('sortEntries', () => {
           partitions.push(p);
           key = Buffer.from(r() < 0.5 ? p : [...p, 2, byte()]);
         }
-        entries.push({ key, value: Buffer.from([entries.length & 0xff, entries.length >> 8]) });
+        // An entry over its own small record: key, then a value naming the write.
+        const rec = Buffer.concat([key, Buffer.from([entries.length & 0xff, entries.length >> 8])]);
+        entries.push(new BufferEntry(rec, 0, key.length, key.length, rec.length));
       }
       const expected = [...entries].sort((a, b) => Buffer.compare(a.key, b.key));
-      expect(sortEntries([...entries])).toEqual(expected);
+      expect(sortEntries([...entries]).map((e) => e.rec)).toEqual(expected.map((e) => e.rec));
     }
   });
 });

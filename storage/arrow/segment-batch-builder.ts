@@ -13,6 +13,29 @@ export interface CellLookup {
 
 const TWO_32 = 4294967296;
 
+/** Where the last readVarint ended (module state: no object per call). */
+let varintEnd = 0;
+
+/** The row codec's unsigned varint (7 bits a byte, low group first) at b[o..]. */
+function readVarint(b: Uint8Array, o: number): number {
+  let x = b[o++]!;
+  if (x < 0x80) {
+    varintEnd = o;
+    return x;
+  }
+  let n = x & 0x7f;
+  let mul = 128;
+  for (;;) {
+    x = b[o++]!;
+    n += (x & 0x7f) * mul;
+    if (x < 0x80) {
+      varintEnd = o;
+      return n;
+    }
+    mul *= 128;
+  }
+}
+
 function grown(a: Int32Array, need: number): Int32Array {
   if (need <= a.length) return a;
   const b = new Int32Array(Math.max(need, a.length * 2));
@@ -60,6 +83,16 @@ export class SegmentBatchBuilder {
     writetime: number,
     expires: number | null,
   ): void {
+    this.appendMeta(tokenHigh, tokenLow, writetime, expires);
+    const enc = this.encoders;
+    const cols = this.layout.columns;
+    let k = 0;
+    for (; k < this.nPk; k++) enc[k]!.append(partitionKey[k]!);
+    for (let c = 0; c < this.nCk; c++, k++) enc[k]!.append(clustering[c] ?? null);
+    for (; k < enc.length; k++) enc[k]!.append(cells.get(cols[k]!.id) ?? null);
+  }
+
+  private appendMeta(tokenHigh: number, tokenLow: number, writetime: number, expires: number | null): void {
     const i = this.length++;
     if (2 * i + 2 > this.token.length) {
       this.token = grown(this.token, 2 * i + 2);
@@ -81,12 +114,60 @@ export class SegmentBatchBuilder {
       this.expires[i] = expires;
       this.expiresValid[i >>> 3]! |= 1 << (i & 7);
     }
+  }
+
+  /**
+   * Starts a row read in place (the flush): the partition key is `key[pkStart, pkEnd)` as the partitions map
+   * stores it (one component: its bytes; composite: [u16 length][bytes][0] per component), the clustering values
+   * are the row's clustering block at `row[clusteringAt]` (varint count, then varint length + bytes each; 0: no
+   * clustering, a static-only row). The caller then appends one value per regular column to `cell(j)`, in layout
+   * order, before the next row.
+   */
+  beginRow(
+    tokenHigh: number,
+    tokenLow: number,
+    key: Uint8Array,
+    pkStart: number,
+    pkEnd: number,
+    row: Uint8Array,
+    clusteringAt: number,
+    writetime: number,
+    expires: number | null,
+  ): void {
+    this.appendMeta(tokenHigh, tokenLow, writetime, expires);
     const enc = this.encoders;
-    const cols = this.layout.columns;
-    let k = 0;
-    for (; k < this.nPk; k++) enc[k]!.append(partitionKey[k]!);
-    for (let c = 0; c < this.nCk; c++, k++) enc[k]!.append(clustering[c] ?? null);
-    for (; k < enc.length; k++) enc[k]!.append(cells.get(cols[k]!.id) ?? null);
+    if (this.nPk === 1) enc[0]!.appendRange(key, pkStart, pkEnd);
+    else {
+      let o = pkStart;
+      for (let k = 0; k < this.nPk; k++) {
+        const len = (key[o]! << 8) | key[o + 1]!;
+        enc[k]!.appendRange(key, o + 2, o + 2 + len);
+        o += 3 + len;
+      }
+    }
+    let o = clusteringAt;
+    const count = clusteringAt === 0 ? 0 : readVarint(row, o);
+    if (clusteringAt !== 0) o = varintEnd;
+    for (let c = 0; c < this.nCk; c++) {
+      const e = enc[this.nPk + c]!;
+      if (c >= count) {
+        e.append(null);
+        continue;
+      }
+      const len = readVarint(row, o);
+      o = varintEnd;
+      e.appendRange(row, o, o + len);
+      o += len;
+    }
+  }
+
+  /** The encoder of regular column j (layout order, after the key columns). */
+  cell(j: number): ColumnEncoder {
+    return this.encoders[this.nPk + this.nCk + j]!;
+  }
+
+  get regularColumns(): number {
+    return this.encoders.length - this.nPk - this.nCk;
   }
 
   finish(): RecordBatch {

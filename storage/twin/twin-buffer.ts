@@ -13,13 +13,58 @@
 
 import type { MapHandle, NativePool, WriteBatch } from '../native-pool.js';
 import { PoolError } from '../native-pool.js';
-import { compareTwinKeys, copyBytes } from './twin-key-compare.js';
+import { compareTokenBytes, copyBytes } from './twin-key-compare.js';
 import { sortEntries } from './twin-key-sort.js';
 
-export interface BufferEntry {
+/**
+ * One entry of a record: the key and value are ranges of the record's bytes (views are made only when asked
+ * for: a flush reads every entry, and a view costs more than the rest of handling it).
+ */
+export class BufferEntry {
+  constructor(
+    readonly rec: Buffer,
+    readonly keyAt: number,
+    readonly keyEnd: number,
+    readonly valueAt: number,
+    readonly valueEnd: number,
+  ) {}
+
   /** The twin row key. */
-  readonly key: Buffer;
-  readonly value: Buffer;
+  get key(): Buffer {
+    return this.rec.subarray(this.keyAt, this.keyEnd);
+  }
+
+  get value(): Buffer {
+    return this.rec.subarray(this.valueAt, this.valueEnd);
+  }
+}
+
+/** Byte order of two entries' keys. */
+export function compareEntries(a: BufferEntry, b: BufferEntry): number {
+  const c = compareTokenBytes(a.rec, a.keyAt, b.rec, b.keyAt);
+  return c !== 0 ? c : a.rec.compare(b.rec, b.keyAt, b.keyEnd, a.keyAt, a.keyEnd);
+}
+
+/** Byte order of an entry's key and `key`. */
+function compareEntryWith(e: BufferEntry, key: Buffer): number {
+  const c = compareTokenBytes(e.rec, e.keyAt, key, 0);
+  return c !== 0 ? c : e.rec.compare(key, 0, key.length, e.keyAt, e.keyEnd);
+}
+
+/** Decodes a record's entries (no views). */
+function decodeEntries(rec: Buffer, out: BufferEntry[]): void {
+  let at = 0;
+  while (at < rec.length) {
+    if (at + 4 > rec.length) throw damaged();
+    const kl = rec.readUInt32BE(at);
+    const k0 = at + 4;
+    if (k0 + kl + 4 > rec.length) throw damaged();
+    const vl = rec.readUInt32BE(k0 + kl);
+    const v0 = k0 + kl + 4;
+    if (v0 + vl > rec.length) throw damaged();
+    out.push(new BufferEntry(rec, k0, k0 + kl, v0, v0 + vl));
+    at = v0 + vl;
+  }
 }
 
 /** One record of the log: its sequence number, bytes and entry count. */
@@ -77,6 +122,21 @@ export class BufferRecordBuilder {
     return b.subarray(k0, k0 + kl);
   }
 
+  /** Appends a copy of another record's entry. */
+  appendEntry(e: BufferEntry): void {
+    const kl = e.keyEnd - e.keyAt;
+    const vl = e.valueEnd - e.valueAt;
+    this.reserve(8 + kl + vl);
+    const b = this.buf;
+    b.writeUInt32BE(kl, this.length);
+    copyBytes(e.rec, b, this.length + 4, e.keyAt, e.keyEnd);
+    const at = this.length + 4 + kl;
+    b.writeUInt32BE(vl, at);
+    copyBytes(e.rec, b, at + 4, e.valueAt, e.valueEnd);
+    this.length = at + 4 + vl;
+    this.entries++;
+  }
+
   append(key: Buffer, value: Buffer): void {
     this.reserve(8 + key.length + value.length);
     this.buf.writeUInt32BE(key.length, this.length);
@@ -124,7 +184,7 @@ export function decodeBufferRecord(rec: Buffer, visit: (key: Buffer, value: Buff
   }
 }
 
-function encodeEntries(entries: readonly BufferEntry[]): Buffer {
+function encodeEntries(entries: readonly { readonly key: Buffer; readonly value: Buffer }[]): Buffer {
   const b = new BufferRecordBuilder();
   for (const e of entries) b.append(e.key, e.value);
   return b.bytes();
@@ -154,7 +214,7 @@ export class TwinBuffer {
   load(): void {
     if (this.loaded) return;
     this.loaded = true;
-    const old: BufferEntry[] = [];
+    const old: { key: Buffer; value: Buffer }[] = [];
     let start: Buffer | undefined;
     for (;;) {
       const res = this.pool.scan(this.map, { start, startInclusive: false, limit: SCAN_CHUNK });
@@ -209,7 +269,7 @@ export class TwinBuffer {
   get(key: Buffer): BufferEntry | undefined {
     const v = this.sortedView();
     const i = lowerBound(v, key);
-    return i < v.length && v[i]!.key.equals(key) ? v[i] : undefined;
+    return i < v.length && compareEntryWith(v[i]!, key) === 0 ? v[i] : undefined;
   }
 
   /** Entries whose key starts with `prefix`, in key order. */
@@ -218,9 +278,9 @@ export class TwinBuffer {
     const out: BufferEntry[] = [];
     const n = prefix.length;
     for (let i = lowerBound(v, prefix); i < v.length; i++) {
-      const k = v[i]!.key;
-      if (k.length < n || k.compare(prefix, 0, n, 0, n) !== 0) break;
-      out.push(v[i]!);
+      const e = v[i]!;
+      if (e.keyEnd - e.keyAt < n || e.rec.compare(prefix, 0, n, e.keyAt, e.keyAt + n) !== 0) break;
+      out.push(e);
     }
     return out;
   }
@@ -260,8 +320,7 @@ export class TwinBuffer {
   entriesAfter(seq: number): BufferEntry[] {
     this.load();
     const out: BufferEntry[] = [];
-    for (const r of this.records)
-      if (r.seq > seq) decodeBufferRecord(r.bytes, (key, value) => out.push({ key, value }));
+    for (const r of this.records) if (r.seq > seq) decodeEntries(r.bytes, out);
     return sortEntries(out);
   }
 
@@ -274,7 +333,9 @@ export class TwinBuffer {
     for (const r of this.records) if (r.seq <= upTo) batch.del(this.map, recordKey(r.seq));
     let kept: LogRecord | undefined;
     if (survivors.length > 0) {
-      kept = { seq: this.nextSeq++, bytes: encodeEntries(survivors), entries: survivors.length };
+      const b = new BufferRecordBuilder();
+      for (const e of survivors) b.appendEntry(e);
+      kept = { seq: this.nextSeq++, bytes: b.bytes(), entries: survivors.length };
       batch.put(this.map, recordKey(kept.seq), kept.bytes);
     }
     return () => {
@@ -301,7 +362,7 @@ export class TwinBuffer {
     const b = fresh.sortedView();
     if (a.length !== b.length) return [`buffer: ${a.length} rows in memory, ${b.length} in the log`];
     for (let i = 0; i < a.length; i++) {
-      if (!a[i]!.key.equals(b[i]!.key) || !a[i]!.value.equals(b[i]!.value)) {
+      if (compareEntries(a[i]!, b[i]!) !== 0 || !a[i]!.value.equals(b[i]!.value)) {
         return [`buffer row ${a[i]!.key.toString('hex')} differs from the log`];
       }
     }
@@ -312,9 +373,7 @@ export class TwinBuffer {
 /** The latest entry per key of records[from..], sorted by key. */
 function collect(records: readonly LogRecord[], from: number): BufferEntry[] {
   const all: BufferEntry[] = [];
-  for (let r = from; r < records.length; r++) {
-    decodeBufferRecord(records[r]!.bytes, (key, value) => all.push({ key, value }));
-  }
+  for (let r = from; r < records.length; r++) decodeEntries(records[r]!.bytes, all);
   return latestPerKey(sortEntries(all));
 }
 
@@ -323,7 +382,7 @@ function latestPerKey(sorted: BufferEntry[]): BufferEntry[] {
   const out: BufferEntry[] = [];
   for (let i = 0; i < sorted.length; i++) {
     const e = sorted[i]!;
-    if (i + 1 < sorted.length && compareTwinKeys(sorted[i + 1]!.key, e.key) === 0) continue;
+    if (i + 1 < sorted.length && compareEntries(sorted[i + 1]!, e) === 0) continue;
     out.push(e);
   }
   return out;
@@ -335,7 +394,7 @@ function mergeNewer(older: readonly BufferEntry[], newer: readonly BufferEntry[]
   let i = 0;
   let j = 0;
   while (i < older.length && j < newer.length) {
-    const c = compareTwinKeys(older[i]!.key, newer[j]!.key);
+    const c = compareEntries(older[i]!, newer[j]!);
     if (c < 0) out.push(older[i++]!);
     else if (c > 0) out.push(newer[j++]!);
     else {
@@ -353,7 +412,7 @@ function lowerBound(view: readonly BufferEntry[], key: Buffer): number {
   let hi = view.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareTwinKeys(view[mid]!.key, key) < 0) lo = mid + 1;
+    if (compareEntryWith(view[mid]!, key) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -18,8 +18,8 @@ import {
 } from '../arrow/segment-builder.js';
 import { openSegment } from '../arrow/segment-reader.js';
 import { deserializePartitionKey } from '../partition-key.js';
-import { ByteReader, ROW_DELETION, ROW_LIVENESS, ROW_LIVENESS_EXPIRING, singleRowShadow } from '../row-codec.js';
-import { type ComplexValue, Projection } from '../row-projection.js';
+import { readClusteringValues, singleRowAt, singleRowShadowTsAt } from '../row-codec.js';
+import { FlushRowReader } from './flush-row-reader.js';
 import { SegmentKeyIndex } from './segment-key-index.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
@@ -28,15 +28,13 @@ import { compareTwinKeys } from './twin-key-compare.js';
 import {
   chunkKey,
   encodeSegmentRecord,
-  isBufferDeletion,
-  isBufferMarker,
   keyIndexKey,
   type SegmentRecord,
   segmentBytesKey,
   segmentKey,
   splitTwinKey,
 } from './twin-keys.js';
-import { type StoredRowRef, TwinRowSource } from './twin-row-source.js';
+import { TwinRowSource } from './twin-row-source.js';
 import type { TwinSchema } from './twin-schema.js';
 
 export interface FlushResult {
@@ -80,14 +78,17 @@ export class TwinFlush implements FlushWatch {
    */
   private builder: SegmentBatchBuilder | undefined;
   private rows: TwinRow[] = [];
-  private readonly cells = new ArrayCells();
-  private prevPk: Buffer | undefined;
+  private prevEntry: BufferEntry | undefined;
+  private prevPkStart = 0;
+  private prevPkEnd = 0;
   private prevTokenHigh = 0;
   private prevTokenLow = 0;
+  private readonly rowReader: FlushRowReader;
+  /** For each regular column of the layout (its order), its slot in rowReader (-1: not in the schema). */
+  private readonly regularSlots: Int32Array;
   private readonly layout: TwinLayout;
-  private readonly projection: Projection;
+
   private readonly source: TwinRowSource;
-  private readonly reader = new ByteReader(Buffer.alloc(0), 0);
   /** Time spent building the segment and in the commit transaction (for profiles). */
   buildMs = 0;
   applyMs = 0;
@@ -99,9 +100,10 @@ export class TwinFlush implements FlushWatch {
   ) {
     this.layout = twinLayout(schema.columns);
     const regular = schema.columns.filter((c) => c.kind === 'regular');
-    this.projection = new Projection(
-      regular.map((c) => c.id),
-      true,
+    this.rowReader = new FlushRowReader(regular.map((c) => c.id));
+    const keyColumns = this.layout.partitionKey.length + this.layout.clustering.length;
+    this.regularSlots = Int32Array.from(this.layout.columns.slice(keyColumns), (c) =>
+      regular.findIndex((r) => r.id === c.id),
     );
     this.source = new TwinRowSource(twin.table);
     this.upTo = twin.buffer.lastSeq;
@@ -119,7 +121,7 @@ export class TwinFlush implements FlushWatch {
     for (; this.pos < end; this.pos++) {
       const e = this.snapshot[this.pos]!;
       this.entries.push(e);
-      const fate = this.readRow(e.key, e.value, now);
+      const fate = this.readRow(e, now);
       if (fate === 'unordered') {
         this.restartUnstreamed();
         return false;
@@ -137,22 +139,6 @@ export class TwinFlush implements FlushWatch {
     return true;
   }
 
-  // Expiry bookkeeping of the row being read (fields, not a closure: this runs once per flushed row).
-  private permanent = false;
-  private expiry = -1;
-  private mixed = false;
-  private writetime = Number.NEGATIVE_INFINITY;
-
-  private note(ttl: number | null | undefined, ts: number | null | undefined, now: number): void {
-    if (ttl === null || ttl === undefined) this.permanent = true;
-    else {
-      const e = now + ttl;
-      if (this.expiry >= 0 && e !== this.expiry) this.mixed = true;
-      this.expiry = e;
-    }
-    if (ts !== null && ts !== undefined && ts > this.writetime) this.writetime = ts;
-  }
-
   /** Reads the buffer again from the start, keeping rows as objects to sort them at the end. */
   private restartUnstreamed(): void {
     this.builder = undefined;
@@ -164,105 +150,90 @@ export class TwinFlush implements FlushWatch {
   }
 
   /** The row as a segment row, or why it is not one ('unordered': it breaks the row store's order). */
-  private readRow(key: Buffer, value: Buffer, now: number): Fate | 'unordered' {
-    if (isBufferDeletion(value)) return 'drop';
-    const clustered = this.twin.table.clustered;
-    // Without clustering columns the buffer value is the whole partition: no key split, no header lookup.
-    let ref: StoredRowRef | undefined;
-    let pkAt = 10;
-    let mapKey: Buffer | undefined;
-    if (!clustered && !isBufferMarker(value)) {
-      const { shadowTs, rowAt } = singleRowShadow(value);
-      if (rowAt >= value.length) return 'drop';
-      ref = { buf: value, offset: rowAt, clustering: EMPTY, shadowTs };
+  private readRow(e: BufferEntry, now: number): Fate | 'unordered' {
+    if (e.valueEnd === e.valueAt) return 'drop'; // deleted
+    const rec = e.rec;
+    const marker = e.valueEnd - e.valueAt === 1 && rec[e.valueAt] === 0xff;
+    let buf: Buffer;
+    let offset: number;
+    let end: number;
+    let shadowTs: number;
+    let clustering: Buffer = EMPTY;
+    if (!this.twin.table.clustered && !marker) {
+      // The buffer value is the whole single-row partition: read it in place.
+      buf = rec;
+      shadowTs = singleRowShadowTsAt(rec, e.valueAt);
+      offset = singleRowAt(rec, e.valueAt);
+      end = e.valueEnd;
+      if (offset >= end) return 'drop';
     } else {
-      const parts = splitTwinKey(key);
-      mapKey = parts.mapKey;
-      pkAt = 8;
-      ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, value);
+      const parts = splitTwinKey(e.key);
+      const ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, e.value);
       if (!ref) return 'drop';
+      buf = ref.buf;
+      offset = ref.offset;
+      end = ref.buf.length;
+      shadowTs = ref.shadowTs;
+      clustering = ref.clustering;
     }
-    const rr = this.projection.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, now);
-    if (!rr) return 'drop';
+    const row = this.rowReader;
+    if (!row.read(buf, offset, end, shadowTs, now)) return 'drop';
     // `_expires` must mean "the whole row is gone then": every live part expires at the same second, or none does.
-    this.permanent = false;
-    this.expiry = -1;
-    this.mixed = false;
-    this.writetime = Number.NEGATIVE_INFINITY;
-    // Row liveness and deletion, read in place (the projection does not report them).
-    const r = this.reader;
-    r.reset(ref.buf, ref.offset);
-    const flags = r.u8();
-    let lts = 0;
-    let lttl = 0;
-    let lexpiry = 0;
-    if (flags & ROW_LIVENESS) {
-      lts = r.i64();
-      if (flags & ROW_LIVENESS_EXPIRING) {
-        lttl = r.u32();
-        lexpiry = r.u32();
-      }
-    }
-    let dts = ref.shadowTs;
-    if (flags & ROW_DELETION) {
-      const ts = r.i64();
-      if (ts > dts) dts = ts;
-    }
-    if (flags & ROW_LIVENESS && lts > dts && (lttl === 0 || now < lexpiry)) {
-      this.note(lttl === 0 ? null : lexpiry - now, lts, now);
-    }
-    const cells = this.builder ? this.cells : new ArrayCells();
-    cells.v.length = 0;
-    const ids = this.projection.columns;
-    const ttls = rr.ttls;
-    const wts = rr.writetimes;
-    for (let s = 0; s < ids.length; s++) {
-      const v = rr.values[s];
-      if (v === null || v === undefined) continue;
-      const id = ids[s]!;
-      if (Buffer.isBuffer(v)) {
-        this.note(ttls?.[s], wts?.[s], now);
-        cells.v[id] = v;
-      } else {
-        const cv = v as ComplexValue;
-        for (let j = 0; j < cv.values.length; j++) this.note(cv.ttls?.[j], cv.writetimes?.[j], now);
-        const b = this.schema.complexToBytes(id, cv);
-        if (b) cells.v[id] = b;
-      }
-    }
-    if (this.mixed || (this.permanent && this.expiry >= 0)) return 'keep';
-    const nPk = this.layout.partitionKey.length;
-    const pk = mapKey ? mapKey.subarray(8) : key.subarray(pkAt, pkAt + key.readUInt16BE(8));
-    const writetime = Number.isFinite(this.writetime) ? this.writetime : 0;
-    const expires = this.expiry >= 0 ? this.expiry : null;
+    if (row.mixed || (row.permanent && row.expiry >= 0)) return 'keep';
+    const writetime = Number.isFinite(row.writetime) ? row.writetime : 0;
+    const expires = row.expiry >= 0 ? row.expiry : null;
+    const pkStart = e.keyAt + 10;
+    const pkEnd = pkStart + ((rec[e.keyAt + 8]! << 8) | rec[e.keyAt + 9]!);
     if (this.builder) {
       // The sortable token bytes are the token with its sign bit flipped.
-      const th = key.readInt32BE(0) ^ (0x80000000 | 0);
-      const tl = key.readInt32BE(4);
-      const prev = this.prevPk;
+      const th = rec.readInt32BE(e.keyAt) ^ (0x80000000 | 0);
+      const tl = rec.readInt32BE(e.keyAt + 4);
       // Same token, another partition: the row store orders the serialized keys bytewise, the buffer by length
       // first. Rows of one partition come in clustering order in both.
-      if (prev && th === this.prevTokenHigh && tl === this.prevTokenLow && !prev.equals(pk)) {
-        if (Buffer.compare(prev, pk) > 0) return 'unordered';
+      const prev = this.prevEntry;
+      if (prev && th === this.prevTokenHigh && tl === this.prevTokenLow) {
+        const c = rec.compare(prev.rec, this.prevPkStart, this.prevPkEnd, pkStart, pkEnd);
+        if (c < 0) return 'unordered';
       }
-      this.prevPk = pk;
+      this.prevEntry = e;
+      this.prevPkStart = pkStart;
+      this.prevPkEnd = pkEnd;
       this.prevTokenHigh = th;
       this.prevTokenLow = tl;
       this.rowKeyIndex.push(this.entries.length - 1);
-      this.builder.append(th, tl, deserializePartitionKey(pk, nPk), rr.clusteringValues, cells, writetime, expires);
+      const b = this.builder;
+      b.beginRow(th, tl, rec, pkStart, pkEnd, buf, row.clusteringAt, writetime, expires);
+      for (let j = 0; j < this.regularSlots.length; j++) {
+        const slot = this.regularSlots[j]!;
+        const start = slot < 0 ? -1 : row.starts[slot]!;
+        if (start >= 0) b.cell(j).appendRange(buf, start, row.ends[slot]!);
+        else b.cell(j).append(slot < 0 ? null : this.complexBytes(slot));
+      }
       return 'flush';
+    }
+    const cells = new ArrayCells();
+    for (let slot = 0; slot < row.columns.length; slot++) {
+      const start = row.starts[slot]!;
+      const v = start >= 0 ? buf.subarray(start, row.ends[slot]!) : this.complexBytes(slot);
+      if (v) cells.v[row.columns[slot]!] = v;
     }
     this.rowKeyIndex.push(this.entries.length - 1);
     this.rows.push({
-      token: tokenOfKey(key),
-      partitionKey: deserializePartitionKey(pk, nPk),
-      clustering: rr.clusteringValues,
-      clusteringKey: clustered ? ref.clustering : undefined,
+      token: tokenOfKey(e.key),
+      partitionKey: deserializePartitionKey(rec.subarray(pkStart, pkEnd), this.layout.partitionKey.length),
+      clustering: readClusteringValues(buf, row.clusteringAt),
+      clusteringKey: this.twin.table.clustered ? clustering : undefined,
       cells,
       writetime,
       expires,
     });
     return 'flush';
+  }
+
+  /** The value CQL returns for the complex column in `slot` of the row just read (null: none). */
+  private complexBytes(slot: number): Buffer | null {
+    const cv = this.rowReader.complex[slot];
+    return cv ? this.schema.complexToBytes(this.rowReader.columns[slot]!, cv) : null;
   }
 
   /** Per row read, 1 when a record committed since the flush started rewrites it (its segment copy is stale). */

@@ -13,6 +13,16 @@ export function compareTwinKeys(a: Uint8Array, b: Uint8Array): number {
   return Buffer.compare(a, b);
 }
 
+/** Byte order of the 8 token bytes at a[ao..] and b[bo..] (0: equal; compare the rest then). */
+export function compareTokenBytes(a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
+  const ah = ((a[ao]! << 24) | (a[ao + 1]! << 16) | (a[ao + 2]! << 8) | a[ao + 3]!) >>> 0;
+  const bh = ((b[bo]! << 24) | (b[bo + 1]! << 16) | (b[bo + 2]! << 8) | b[bo + 3]!) >>> 0;
+  if (ah !== bh) return ah < bh ? -1 : 1;
+  const al = ((a[ao + 4]! << 24) | (a[ao + 5]! << 16) | (a[ao + 6]! << 8) | a[ao + 7]!) >>> 0;
+  const bl = ((b[bo + 4]! << 24) | (b[bo + 5]! << 16) | (b[bo + 6]! << 8) | b[bo + 7]!) >>> 0;
+  return al === bl ? 0 : al < bl ? -1 : 1;
+}
+
 /** Copies `src[from, to)` to `dst` at `at` (a loop for short ranges, `set` for long ones). */
 export function copyBytes(src: Uint8Array, dst: Uint8Array, at: number, from = 0, to = src.length): void {
   const n = to - from;

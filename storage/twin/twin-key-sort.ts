@@ -4,21 +4,19 @@
 // bytes nearly finishes the job; runs with equal first bytes (rows of one partition, rare collisions, rewrites of
 // one row) are then sorted by comparison (Array.prototype.sort is stable).
 
-import type { BufferEntry } from './twin-buffer.js';
-import { compareTwinKeys } from './twin-key-compare.js';
+import { type BufferEntry, compareEntries } from './twin-buffer.js';
 
 const SMALL = 64;
 
-function byKey(a: BufferEntry, b: BufferEntry): number {
-  return compareTwinKeys(a.key, b.key);
-}
-
 export function sortEntries(entries: BufferEntry[]): BufferEntry[] {
   const n = entries.length;
-  if (n < SMALL) return entries.sort(byKey);
+  if (n < SMALL) return entries.sort(compareEntries);
   const hi = new Uint32Array(n);
   // Keys are at least 10 bytes (8 token bytes, the partition key length).
-  for (let i = 0; i < n; i++) hi[i] = entries[i]!.key.readUInt32BE(0);
+  for (let i = 0; i < n; i++) {
+    const e = entries[i]!;
+    hi[i] = e.rec.readUInt32BE(e.keyAt);
+  }
   // LSD radix sort of the indexes by hi: two stable passes of 16 bits.
   let from = new Uint32Array(n);
   let to = new Uint32Array(n);
@@ -43,7 +41,7 @@ export function sortEntries(entries: BufferEntry[]): BufferEntry[] {
     const h = hi[from[i]!]!;
     while (j < n && hi[from[j]!]! === h) j++;
     if (j - i > 1) {
-      const run = out.slice(i, j).sort(byKey);
+      const run = out.slice(i, j).sort(compareEntries);
       for (let r = 0; r < run.length; r++) out[i + r] = run[r]!;
     }
     i = j;
