@@ -48,21 +48,47 @@ export class SegmentKeyIndex {
 
   /** Encodes `keys` (sorted, Buffer.compare order; each at least the 8 token bytes long) and their segment rows. */
   static encode(keys: readonly Buffer[], rows: ArrayLike<number>): Buffer {
-    const n = keys.length;
+    return SegmentKeyIndex.encodeRanges(
+      keys.length,
+      (i) => keys[i]!,
+      () => 0,
+      (i) => keys[i]!.length,
+      rows,
+    );
+  }
+
+  /**
+   * Encodes n keys given as byte ranges (key i = bytesOf(i)[startOf(i), endOf(i)), sorted) and their segment
+   * rows: the flush's keys are ranges of buffer records, and a view per key would cost more than the copy.
+   */
+  static encodeRanges(
+    n: number,
+    bytesOf: (i: number) => Uint8Array,
+    startOf: (i: number) => number,
+    endOf: (i: number) => number,
+    rows: ArrayLike<number>,
+  ): Buffer {
     let keyBytes = 0;
-    for (const k of keys) keyBytes += k.length;
+    for (let i = 0; i < n; i++) keyBytes += endOf(i) - startOf(i);
     const out = Buffer.allocUnsafe(HEADER + 8 * n + keyBytes);
-    out.writeUInt32BE(VERSION << 24, 0);
-    out.writeUInt32BE(n, 4);
+    const put32 = (v: number, at: number) => {
+      out[at] = v >>> 24;
+      out[at + 1] = (v >>> 16) & 0xff;
+      out[at + 2] = (v >>> 8) & 0xff;
+      out[at + 3] = v & 0xff;
+    };
+    put32(VERSION << 24, 0);
+    put32(n, 4);
     let at = HEADER + 8 * n;
     let end = 0;
     for (let i = 0; i < n; i++) {
-      const k = keys[i]!;
-      out.writeUInt32BE(rows[i]!, HEADER + 4 * i);
-      copyBytes(k, out, at);
-      at += k.length;
-      end += k.length;
-      out.writeUInt32BE(end, HEADER + 4 * n + 4 * i);
+      const from = startOf(i);
+      const to = endOf(i);
+      put32(rows[i]!, HEADER + 4 * i);
+      copyBytes(bytesOf(i), out, at, from, to);
+      at += to - from;
+      end += to - from;
+      put32(end, HEADER + 4 * n + 4 * i);
     }
     return out;
   }

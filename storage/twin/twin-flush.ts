@@ -261,8 +261,12 @@ export class TwinFlush implements FlushWatch {
 
   /** The new segment's key index: flushed keys (read in key order) and their segment rows. */
   private keyIndex(segmentRow: Uint32Array): Buffer {
-    return SegmentKeyIndex.encode(
-      this.rowKeyIndex.map((ki) => this.entries[ki]!.key),
+    const entryOf = (i: number) => this.entries[this.rowKeyIndex[i]!]!;
+    return SegmentKeyIndex.encodeRanges(
+      this.rowKeyIndex.length,
+      (i) => entryOf(i).rec,
+      (i) => entryOf(i).keyAt,
+      (i) => entryOf(i).keyEnd,
       segmentRow,
     );
   }
