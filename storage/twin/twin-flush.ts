@@ -23,8 +23,7 @@ import { FlushRowReader } from './flush-row-reader.js';
 import { SegmentKeyIndex } from './segment-key-index.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
-import type { BufferEntry } from './twin-buffer.js';
-import { compareTwinKeys } from './twin-key-compare.js';
+import { type BufferEntry, compareEntries } from './twin-buffer.js';
 import {
   chunkKey,
   encodeSegmentRecord,
@@ -244,9 +243,9 @@ export class TwinFlush implements FlushWatch {
     // Both lists are sorted by key: one merge walk.
     let j = 0;
     for (let i = 0; i < rows.length && j < newer.length; i++) {
-      const key = rows[i]!.key;
-      while (j < newer.length && compareTwinKeys(newer[j]!.key, key) < 0) j++;
-      if (j < newer.length && compareTwinKeys(newer[j]!.key, key) === 0) out[i] = 1;
+      const row = rows[i]!;
+      while (j < newer.length && compareEntries(newer[j]!, row) < 0) j++;
+      if (j < newer.length && compareEntries(newer[j]!, row) === 0) out[i] = 1;
     }
     return out;
   }

@@ -2,17 +2,6 @@
 // bytes (hashes), so comparing them as two numbers decides almost every comparison; Buffer.compare / copy cost
 // a builtin call each (~0.1 µs), which a flush paid several times per row.
 
-/** Buffer.compare(a, b) for keys of at least 8 bytes. */
-export function compareTwinKeys(a: Uint8Array, b: Uint8Array): number {
-  const ah = ((a[0]! << 24) | (a[1]! << 16) | (a[2]! << 8) | a[3]!) >>> 0;
-  const bh = ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
-  if (ah !== bh) return ah < bh ? -1 : 1;
-  const al = ((a[4]! << 24) | (a[5]! << 16) | (a[6]! << 8) | a[7]!) >>> 0;
-  const bl = ((b[4]! << 24) | (b[5]! << 16) | (b[6]! << 8) | b[7]!) >>> 0;
-  if (al !== bl) return al < bl ? -1 : 1;
-  return Buffer.compare(a, b);
-}
-
 /** Byte order of the 8 token bytes at a[ao..] and b[bo..] (0: equal; compare the rest then). */
 export function compareTokenBytes(a: Uint8Array, ao: number, b: Uint8Array, bo: number): number {
   const ah = ((a[ao]! << 24) | (a[ao + 1]! << 16) | (a[ao + 2]! << 8) | a[ao + 3]!) >>> 0;
