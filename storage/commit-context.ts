@@ -17,6 +17,7 @@ export class CommitContext {
   private ensureCount = 0;
   private readonly overlays = new Map<object, unknown>();
   private readonly commitHooks: ((handles: MapHandle[]) => void)[] = [];
+  private readonly stagedHooks: (() => void)[] = [];
 
   constructor(readonly pool: NativePool) {
     this.batch = pool.batch();
@@ -35,6 +36,18 @@ export class CommitContext {
       this.overlays.set(owner, o);
     }
     return o;
+  }
+
+  /**
+   * Runs once every op is staged, just before the batch is applied: the last ops of a batch (e.g. a twin's one
+   * buffer-log record holding every row the batch changed).
+   */
+  onStaged(hook: () => void): void {
+    this.stagedHooks.push(hook);
+  }
+
+  runStagedHooks(): void {
+    for (const h of this.stagedHooks) h();
   }
 
   /** Runs after a successful apply, with the handles of every ensureChild in batch order. */

@@ -119,6 +119,7 @@ export class GroupCommit {
     let handles: number[];
     const t0 = this.onCommit ? performance.now() : 0;
     try {
+      ctx.runStagedHooks();
       handles = ctx.batch.size > 0 ? this.pool.apply(ctx.batch) : [];
     } catch (e) {
       // The transaction rolled back. Retry each op alone so one oversized write does not fail the others.

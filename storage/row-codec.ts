@@ -429,6 +429,18 @@ export function readSingleRowHeader(buf: Buffer): { deletion: DeletionTime | und
 }
 
 /** Read path: the partition deletion's timestamp (-Infinity: none) and where the row starts, without objects. */
+/** singleRowShadow's shadowTs for a partition value stored at buf[at..] (no object per call). */
+export function singleRowShadowTsAt(buf: Buffer, at: number): number {
+  return buf[at]! & HEADER_DELETION
+    ? buf.readInt32BE(at + 1) * TWO_32 + buf.readUInt32BE(at + 5)
+    : Number.NEGATIVE_INFINITY;
+}
+
+/** singleRowShadow's rowAt for a partition value stored at buf[at..]. */
+export function singleRowAt(buf: Buffer, at: number): number {
+  return at + (buf[at]! & HEADER_DELETION ? 13 : 1);
+}
+
 export function singleRowShadow(buf: Buffer): { shadowTs: number; rowAt: number } {
   if (!(buf[0]! & HEADER_DELETION)) return { shadowTs: Number.NEGATIVE_INFINITY, rowAt: 1 };
   return { shadowTs: buf.readInt32BE(1) * TWO_32 + buf.readUInt32BE(5), rowAt: 13 };

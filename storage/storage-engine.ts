@@ -20,6 +20,7 @@ import {
 } from './table-layout.js';
 import { DEFAULT_GC_GRACE_SECONDS } from './table-state.js';
 import { TableStore } from './table-store.js';
+import { migrateRowPointers } from './twin/pointer-migration.js';
 import { TableTwin, TWIN_INCOMPLETE_KEY, type TwinHandles } from './twin/table-twin.js';
 import {
   TWIN_BUFFER_KEY,
@@ -135,7 +136,10 @@ export class StorageEngine {
     return this.remember(id, root, partitions, this.twinHandles(root), decodeTableMeta(meta).clustered, gcGraceSeconds);
   }
 
-  /** The twin maps of a table root; a table made before twins existed gets them now (one small transaction). */
+  /**
+   * The twin maps of a table root; a table made before twins existed gets them now (one small transaction), and a
+   * twin written before key indexes has its row pointers converted.
+   */
   private twinHandles(root: MapHandle): TwinHandles {
     let h = TWIN_KEYS.map((key) => this.pool.getChild(root, key));
     if (h.some((x) => x === 0)) {
@@ -146,7 +150,9 @@ export class StorageEngine {
       if (partitions !== 0 && this.pool.count(partitions) > 0) b.put(root, TWIN_INCOMPLETE_KEY, Buffer.from([1]));
       h = this.pool.apply(b);
     }
-    return { buffer: h[0]!, index: h[1]!, segments: h[2]!, deletions: h[3]!, pointers: h[4]! };
+    const handles = { buffer: h[0]!, index: h[1]!, segments: h[2]!, deletions: h[3]!, pointers: h[4]! };
+    migrateRowPointers(this.pool, handles);
+    return handles;
   }
 
   /** Creates the table's root (idempotent: an existing table is returned as it is). */

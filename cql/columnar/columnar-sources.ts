@@ -157,34 +157,26 @@ export function bufferRows(
 ): void {
   const source = new TwinRowSource(twin.table);
   let start: Buffer | undefined;
-  let startInclusive = true;
   if (resume) {
     start = tokenToSortableBytes(resume.token);
   } else if (bounds.start) {
     start = tokenToSortableBytes(bounds.start.token);
   }
-  const chunk = 1024;
-  for (;;) {
-    const res = twin.pool.scan(twin.handles.buffer, { start, startInclusive, limit: chunk });
-    for (let i = 0; i < res.keys.length; i++) {
-      const value = res.values[i]!;
-      if (isBufferDeletion(value)) continue;
-      const k = res.keys[i]!;
-      const { mapKey, rowKey } = splitTwinKey(k);
-      const token = tokenOfMapKey(mapKey);
-      if (bounds.start && (bounds.start.inclusive ? token < bounds.start.token : token <= bounds.start.token)) continue;
-      if (bounds.end && (bounds.end.inclusive ? token > bounds.end.token : token >= bounds.end.token)) return;
-      const key = mapKey.subarray(8);
-      if (resume && (token < resume.token || (token === resume.token && Buffer.compare(key, resume.key) <= 0)))
-        continue;
-      const ref = source.fromBuffer(mapKey, rowKey, value);
-      if (!ref) continue;
-      const row = projection.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, nowInSeconds);
-      if (!row) continue;
-      if (visit({ token, key, partitionKey: deserializePartitionKey(key, pkCount), row }) === false) return;
-    }
-    if (res.keys.length < chunk) return;
-    start = res.keys[res.keys.length - 1];
-    startInclusive = false;
+  const view = twin.buffer.sortedView();
+  for (let i = start ? twin.buffer.lowerBound(view, start) : 0; i < view.length; i++) {
+    const entry = view[i]!;
+    const value = entry.value;
+    if (isBufferDeletion(value)) continue;
+    const { mapKey, rowKey } = splitTwinKey(entry.key);
+    const token = tokenOfMapKey(mapKey);
+    if (bounds.start && (bounds.start.inclusive ? token < bounds.start.token : token <= bounds.start.token)) continue;
+    if (bounds.end && (bounds.end.inclusive ? token > bounds.end.token : token >= bounds.end.token)) return;
+    const key = mapKey.subarray(8);
+    if (resume && (token < resume.token || (token === resume.token && Buffer.compare(key, resume.key) <= 0))) continue;
+    const ref = source.fromBuffer(mapKey, rowKey, value);
+    if (!ref) continue;
+    const row = projection.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, nowInSeconds);
+    if (!row) continue;
+    if (visit({ token, key, partitionKey: deserializePartitionKey(key, pkCount), row }) === false) return;
   }
 }

@@ -60,15 +60,14 @@ export function registerArrowSystemTables(rows: SystemRows, catalog: SchemaCatal
     const out: RowObject[] = [];
     for (const { table, store } of twinnedTables(catalog, storage)) {
       const twin = store.twin!;
-      const res = twin.pool.scan(twin.handles.buffer);
-      for (let i = 0; i < res.keys.length; i++) {
-        const { mapKey, rowKey } = splitTwinKey(res.keys[i]!);
+      for (const entry of twin.buffer.sortedView()) {
+        const { mapKey, rowKey } = splitTwinKey(entry.key);
         out.push({
           ...key(table),
           token_id: tokenOfMapKey(mapKey),
           partition_key: mapKey.subarray(8),
           clustering: rowKey.subarray(1),
-          deleted: res.values[i]!.length === 0,
+          deleted: entry.value.length === 0,
         });
       }
     }

@@ -99,14 +99,31 @@ export abstract class ColumnEncoder {
     this.put(i, value);
   }
 
+  /** append(buf.subarray(start, end)), without making the view where the encoder can (the flush's hot path). */
+  appendRange(buf: Uint8Array, start: number, end: number): void {
+    if (end === start && this.fixedWidth) {
+      this.append(EMPTY_VALUE);
+      return;
+    }
+    const i = this.length++;
+    this.validity.set(i, true);
+    this.putRange(i, buf, start, end);
+  }
+
   protected get fixedWidth(): boolean {
     return true;
   }
 
   /** Stores row i (null: a placeholder the validity bitmap hides). */
   protected abstract put(i: number, value: Uint8Array | null): void;
+
+  protected putRange(i: number, buf: Uint8Array, start: number, end: number): void {
+    this.put(i, buf.subarray(start, end));
+  }
   abstract finish(): Data;
 }
+
+const EMPTY_VALUE = new Uint8Array(0);
 
 /** Typed array views over one ArrayBuffer need its length to be a multiple of the widest element. */
 function roundUp8(n: number): number {
@@ -153,23 +170,32 @@ class FixedEncoder extends ColumnEncoder {
 
   protected put(i: number, b: Uint8Array | null): void {
     if ((i + 1) * this.width > this.buf.byteLength) this.regrow((i + 1) * this.width);
-    if (b === null) return; // zero-initialised
+    if (b !== null) this.putAt(i, b, 0); // null: zero-initialised
+  }
+
+  protected override putRange(i: number, buf: Uint8Array, start: number): void {
+    if ((i + 1) * this.width > this.buf.byteLength) this.regrow((i + 1) * this.width);
+    this.putAt(i, buf, start);
+  }
+
+  /** Row i from the big-endian value at b[o..]. */
+  private putAt(i: number, b: Uint8Array, o: number): void {
     switch (this.kind) {
       case Fixed.Int32:
-        this.i32[i] = (b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!;
+        this.i32[i] = (b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!;
         return;
       case Fixed.Date: // unsigned days with the epoch at 2^31 -> signed days since the epoch: flip the top bit
-        this.i32[i] = ((b[0]! ^ 0x80) << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!;
+        this.i32[i] = ((b[o]! ^ 0x80) << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!;
         return;
       case Fixed.Int64:
-        this.i32[2 * i] = (b[4]! << 24) | (b[5]! << 16) | (b[6]! << 8) | b[7]!;
-        this.i32[2 * i + 1] = (b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!;
+        this.i32[2 * i] = (b[o + 4]! << 24) | (b[o + 5]! << 16) | (b[o + 6]! << 8) | b[o + 7]!;
+        this.i32[2 * i + 1] = (b[o]! << 24) | (b[o + 1]! << 16) | (b[o + 2]! << 8) | b[o + 3]!;
         return;
       case Fixed.Int16:
-        this.i16[i] = (b[0]! << 8) | b[1]!;
+        this.i16[i] = (b[o]! << 8) | b[o + 1]!;
         return;
       case Fixed.Int8:
-        this.i8[i] = b[0]!;
+        this.i8[i] = b[o]!;
         return;
     }
   }
@@ -235,6 +261,23 @@ class VarBinaryEncoder extends ColumnEncoder {
       this.bytes.set(v, this.end);
       this.end += v.length;
     }
+    this.offsets[i + 1] = this.end;
+  }
+
+  protected override putRange(i: number, buf: Uint8Array, start: number, end: number): void {
+    if (this.convert) {
+      this.put(i, buf.subarray(start, end));
+      return;
+    }
+    if (i + 2 > this.offsets.length) this.offsets = grow(this.offsets, i + 2);
+    const n = end - start;
+    if (this.end + n > this.bytes.length) this.bytes = grow(this.bytes, this.end + n);
+    const out = this.bytes;
+    const at = this.end;
+    // A loop beats TypedArray.set (a builtin call and a view) for short values.
+    if (n <= 32) for (let k = 0; k < n; k++) out[at + k] = buf[start + k]!;
+    else out.set(buf.subarray(start, end), at);
+    this.end = at + n;
     this.offsets[i + 1] = this.end;
   }
 

@@ -1,15 +1,12 @@
 // Buffer rows -> one Arrow RecordBatch sorted as the row store orders rows (token, partition key, clustering),
 // serialized as an Arrow IPC file: the immutable segment a flush writes into the pool (DESIGN §5).
 
-import { makeData, RecordBatch, Schema, Struct, Table, tableToIPC } from 'apache-arrow';
+import { type RecordBatch, Table, tableToIPC } from 'apache-arrow';
 import { compareValues } from '../../cql/types/value-comparator.js';
-import { META_EMPTY_VALUES, type TwinLayout } from './arrow-schema.js';
-import { type ColumnEncoder, columnEncoder } from './cql-column-encoder.js';
+import type { TwinLayout } from './arrow-schema.js';
+import { type CellLookup, SegmentBatchBuilder } from './segment-batch-builder.js';
 
-/** Column id -> value (CQL bytes; absent or null: no value). A Map fits; so does a view over a stored row. */
-export interface CellLookup {
-  get(columnId: number): Uint8Array | null | undefined;
-}
+export type { CellLookup } from './segment-batch-builder.js';
 
 /** One row of a segment, as the buffer table holds it (merged latest version). */
 export interface TwinRow {
@@ -41,8 +38,6 @@ export interface SegmentOptions {
   /** 'file' (default: has a footer, what pyarrow/DuckDB open) or 'stream'. */
   readonly format?: 'file' | 'stream';
 }
-
-const TWO_32 = 4294967296;
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return Buffer.compare(a, b);
@@ -107,69 +102,22 @@ export function buildSegmentBatch(layout: TwinLayout, rows: readonly TwinRow[]):
   const n = rows.length;
   const inputTokens = new BigInt64Array(n);
   const order = sortOrder(layout, rows, inputTokens);
-  const fields = layout.schema.fields;
   const tokenHalves = new Int32Array(inputTokens.buffer);
-  const token = new Int32Array(2 * n);
-  const writetime = new Int32Array(2 * n);
-  const expires = new Int32Array(n);
-  const expiresValid = new Uint8Array((n + 7) >>> 3);
-  let expiresNulls = 0;
-  const encoders: ColumnEncoder[] = layout.columns.map((c, k) => columnEncoder(c.type, n, fields[k + 1]!.type));
-  const nPk = layout.partitionKey.length;
-  const nCk = layout.clustering.length;
-
+  const builder = new SegmentBatchBuilder(layout, n);
   for (let i = 0; i < n; i++) {
     const from = order[i]!;
     const r = rows[from]!;
-    token[2 * i] = tokenHalves[2 * from]!;
-    token[2 * i + 1] = tokenHalves[2 * from + 1]!;
-    const whi = Math.floor(r.writetime / TWO_32);
-    writetime[2 * i] = (r.writetime - whi * TWO_32) | 0;
-    writetime[2 * i + 1] = whi;
-    if (r.expires === null) expiresNulls++;
-    else {
-      expires[i] = r.expires;
-      expiresValid[i >>> 3]! |= 1 << (i & 7);
-    }
-    let k = 0;
-    for (; k < nPk; k++) encoders[k]!.append(r.partitionKey[k]!);
-    for (let c = 0; c < nCk; c++, k++) encoders[k]!.append(r.clustering[c] ?? null);
-    for (; k < encoders.length; k++) encoders[k]!.append(r.cells.get(layout.columns[k]!.id) ?? null);
+    builder.append(
+      tokenHalves[2 * from + 1]!,
+      tokenHalves[2 * from]!,
+      r.partitionKey,
+      r.clustering,
+      r.cells,
+      r.writetime,
+      r.expires,
+    );
   }
-
-  const children = new Array(fields.length);
-  children[layout.tokenField] = makeData({
-    type: fields[layout.tokenField]!.type,
-    length: n,
-    nullCount: 0,
-    data: new BigInt64Array(token.buffer),
-  } as never);
-  children[layout.writetimeField] = makeData({
-    type: fields[layout.writetimeField]!.type,
-    length: n,
-    nullCount: 0,
-    data: new BigInt64Array(writetime.buffer),
-  } as never);
-  children[layout.expiresField] = makeData({
-    type: fields[layout.expiresField]!.type,
-    length: n,
-    nullCount: expiresNulls,
-    nullBitmap: expiresNulls === 0 ? null : expiresValid,
-    data: expires,
-  } as never);
-  // Field metadata records how many empty values a column had (they are stored as null).
-  const outFields = fields.slice();
-  for (let k = 0; k < encoders.length; k++) {
-    const e = encoders[k]!;
-    children[k + 1] = e.finish();
-    if (e.empties > 0) {
-      const f = fields[k + 1]!;
-      outFields[k + 1] = f.clone({ metadata: new Map([...f.metadata, [META_EMPTY_VALUES, String(e.empties)]]) });
-    }
-  }
-  const schema = new Schema(outFields, layout.schema.metadata);
-  const structData = makeData({ type: new Struct(outFields), length: n, nullCount: 0, children });
-  return { batch: new RecordBatch(schema, structData), order };
+  return { batch: builder.finish(), order };
 }
 
 /** Serializes a built batch as an Arrow IPC file (or stream). */

@@ -1,5 +1,5 @@
 // A table's Arrow twin (DESIGN §5): the buffer of rows changed since the last flush, the immutable Arrow
-// segments and their deletion vectors, and the row -> (segment, row index) pointers. The row store's writer calls
+// segments with their key indexes (twin key -> row) and deletion vectors. The row store's writer calls
 // touchKey/touchPartition while staging, so every twin change lands in the SAME transaction as the row change.
 // In-memory state (segments, deletion vectors) mirrors committed data only: it changes in commit hooks.
 
@@ -8,18 +8,19 @@ import { type OpenSegment, openSegment } from '../arrow/segment-reader.js';
 import type { CommitContext } from '../commit-context.js';
 import type { MapHandle, NativePool } from '../native-pool.js';
 import type { TableState } from '../table-state.js';
+import { SegmentKeyIndex } from './segment-key-index.js';
 import { TokenFilter } from './token-filter.js';
+import { BufferRecordBuilder, TwinBuffer } from './twin-buffer.js';
 import {
   BUFFER_DELETED,
   chunkKey,
-  decodePointer,
   decodeSegmentRecord,
   hasPrefix,
+  keyIndexKey,
   type SegmentRecord,
   segmentBytesKey,
   segmentKey,
   twinPartitionPrefix,
-  twinRowKey,
 } from './twin-keys.js';
 import type { TwinOptions, TwinSchema, TwinSchemaSource } from './twin-schema.js';
 
@@ -28,6 +29,7 @@ export interface TwinHandles {
   readonly index: MapHandle;
   readonly segments: MapHandle;
   readonly deletions: MapHandle;
+  /** Row pointers of pools written before key indexes; empty once converted (pointer-migration.ts). */
   readonly pointers: MapHandle;
 }
 
@@ -40,6 +42,7 @@ export class LiveSegment {
   private dv: DV | undefined;
   private data: OpenSegment | undefined;
   private tokens: TokenFilter | undefined;
+  private keys: SegmentKeyIndex | null | undefined;
 
   constructor(
     private readonly twin: TableTwin,
@@ -71,10 +74,10 @@ export class LiveSegment {
   }
 
   /**
-   * Bloom filter of the segment's tokens (write path: skip the pointer lookup of a row no segment can hold). Built
+   * Bloom filter of the segment's tokens (write path: skip the key-index search for a row it cannot hold). Built
    * from the cached data, or from a transient copy of the bytes that is not kept (a write-only workload must not
    * pull every segment into the heap). Undefined when the bytes are missing (a damaged twin; `checkTwin` reports
-   * it): the write path then looks the pointer up as before rather than fail the write.
+   * it): the write path then searches the key index anyway rather than fail the write.
    */
   tokenFilter(): TokenFilter | undefined {
     if (!this.tokens) {
@@ -90,6 +93,18 @@ export class LiveSegment {
     return this.tokens;
   }
 
+  /**
+   * Which key each row holds (loaded on first use: a write whose token may be in this segment; compaction; the
+   * check). Null when the index is missing (a damaged twin; `checkTwin` reports it).
+   */
+  keyIndex(): SegmentKeyIndex | null {
+    if (this.keys === undefined) {
+      const bytes = this.twin.pool.get(this.twin.handles.segments, keyIndexKey(this.id));
+      this.keys = bytes ? SegmentKeyIndex.decode(bytes) : null;
+    }
+    return this.keys;
+  }
+
   get cached(): boolean {
     return this.data !== undefined;
   }
@@ -98,16 +113,18 @@ export class LiveSegment {
 /** One batch's twin changes (CommitContext overlay). */
 class TwinStage {
   truncated = false;
-  readonly touched = new Set<string>();
+  /** The batch's buffer record: every row it changed, in order. */
+  readonly record = new BufferRecordBuilder();
+  /** Adds the record to the in-memory buffer once the batch commits. */
+  commitRecord: (() => void) | undefined;
   readonly marks: { segment: LiveSegment; row: number }[] = [];
-  /** Working copies of deletion-vector chunks changed in this batch. */
-  readonly chunks = new Map<string, Buffer>();
+  /** Working copies of deletion-vector chunks changed in this batch, by "segment:chunk". */
+  readonly chunks = new Map<string, { segment: number; chunk: number; bytes: Buffer }>();
   bytes = 0;
 }
 
-/** A flush in progress: rows written meanwhile must stay buffered (their segment copy is stale at once). */
+/** A flush in progress (a truncate cancels it). */
 export interface FlushWatch {
-  readonly touched: Set<string>;
   cancelled: boolean;
 }
 
@@ -115,6 +132,8 @@ export interface FlushWatch {
 export const TWIN_INCOMPLETE_KEY = Buffer.from('x');
 
 export class TableTwin {
+  /** Rows changed since the last flush (the log in the 'b' map, mirrored in memory). */
+  readonly buffer: TwinBuffer;
   private readonly segs = new Map<number, LiveSegment>();
   private loaded = false;
   private nextSegmentId = 1;
@@ -131,7 +150,9 @@ export class TableTwin {
     readonly handles: TwinHandles,
     private readonly schemaSource: () => TwinSchemaSource | undefined,
     readonly options: TwinOptions,
-  ) {}
+  ) {
+    this.buffer = new TwinBuffer(state.pool, handles.buffer);
+  }
 
   get pool(): NativePool {
     return this.state.pool;
@@ -248,16 +269,23 @@ export class TableTwin {
     return DeletionVector.fromChunks(record.rows, chunks);
   }
 
-  /** Rows in the buffer map (changed since the last flush, deletions included). */
+  /** Rows in the buffer (changed since the last flush, deletions included). */
   bufferRows(): number {
-    return this.pool.count(this.handles.buffer);
+    return this.buffer.size;
   }
 
   // ---- write path hooks (called while staging, inside the row store's transaction) -------------
 
   private stage(ctx: CommitContext): TwinStage {
     return ctx.overlay(this, () => {
+      this.buffer.load();
       const st = new TwinStage();
+      // Once every op is staged: the batch's one buffer record and each changed deletion-vector chunk, once.
+      ctx.onStaged(() => {
+        if (st.record.entries > 0) st.commitRecord = this.buffer.stageRecord(ctx.batch, st.record);
+        for (const c of st.chunks.values())
+          ctx.batch.put(this.handles.deletions, chunkKey(c.segment, c.chunk), c.bytes);
+      });
       ctx.onCommit(() => this.committed(st));
       return st;
     });
@@ -272,61 +300,73 @@ export class TableTwin {
       this.markIncomplete(ctx);
       return;
     }
-    this.touchKey(ctx, this.stage(ctx), twinRowKey(mapKey, rowKey), stored);
-  }
-
-  private touchKey(ctx: CommitContext, st: TwinStage, key: Buffer, stored: Buffer | undefined): void {
-    ctx.batch.put(this.handles.buffer, key, stored ?? BUFFER_DELETED);
-    st.bytes += (stored?.length ?? 0) + key.length;
-    const k = key.toString('latin1');
-    if (st.touched.has(k)) return;
-    st.touched.add(k);
-    this.flushing?.touched.add(k);
-    if (st.truncated || this.segmentCount === 0 || !this.mayHoldToken(key)) return;
-    const p = this.pool.get(this.handles.pointers, key);
-    if (!p) return;
-    ctx.batch.del(this.handles.pointers, key);
-    const { segment, row } = decodePointer(p);
-    const seg = this.segs.get(segment);
-    if (seg) this.stageMark(ctx, st, seg, row);
+    const st = this.stage(ctx);
+    const value = stored ?? BUFFER_DELETED;
+    const key = st.record.appendRow(mapKey, rowKey, value);
+    st.bytes += value.length + key.length;
+    this.markLiveCopy(ctx, st, key);
   }
 
   /**
-   * False when no segment holds the token `key` starts with, so no row pointer can exist under `key` (a pointer
-   * names a row of a segment in `segs`: the flush adds the segment right after committing its pointers, compaction
-   * deletes a victim's pointers before the victim). True may be a Bloom false positive.
+   * The row's live columnar copy, if any (its key in a segment's index with the deletion bit clear), is marked
+   * deleted in this batch. Older segments may hold dead copies of the same key (flushed again since), so look
+   * until a live one is found. A buffered row has no live copy, and needs no special case: the search finds
+   * its copies dead.
    */
-  private mayHoldToken(key: Buffer): boolean {
+  private markLiveCopy(ctx: CommitContext, st: TwinStage, key: Buffer): void {
+    if (st.truncated || this.segmentCount === 0) return;
     const hi = key.readInt32BE(0) ^ (0x80000000 | 0);
     const lo = key.readInt32BE(4);
     for (const seg of this.segs.values()) {
       const f = seg.tokenFilter();
-      if (!f || f.mayContain(hi, lo)) return true;
+      if (f && !f.mayContain(hi, lo)) continue;
+      const index = seg.keyIndex();
+      if (!index) {
+        // Cannot tell whether this segment holds the row: the columnar path must stop answering for the table.
+        this.markIncomplete(ctx);
+        continue;
+      }
+      const row = index.rowOf(key);
+      if (row >= 0 && this.stageMark(st, seg, row)) return;
     }
-    return false;
   }
 
-  /** Marks `row` of `seg` deleted in this batch (its deletion-vector chunk is rewritten in the transaction). */
-  private stageMark(ctx: CommitContext, st: TwinStage, seg: LiveSegment, row: number): void {
-    const dv = seg.deletions();
-    if (dv.test(row)) return;
-    st.marks.push({ segment: seg, row });
+  /** Segments that may hold rows of the token `key` starts with (Bloom filter; no filter: maybe). */
+  private segmentsMayHold(key: Buffer): LiveSegment[] {
+    const hi = key.readInt32BE(0) ^ (0x80000000 | 0);
+    const lo = key.readInt32BE(4);
+    const out: LiveSegment[] = [];
+    for (const seg of this.segs.values()) {
+      const f = seg.tokenFilter();
+      if (!f || f.mayContain(hi, lo)) out.push(seg);
+    }
+    return out;
+  }
+
+  /**
+   * Marks `row` of `seg` deleted in this batch (its deletion-vector chunk is rewritten in the transaction);
+   * false when it is deleted already (committed, or earlier in this batch).
+   */
+  private stageMark(st: TwinStage, seg: LiveSegment, row: number): boolean {
     const chunk = Math.floor(row / ROWS_PER_CHUNK);
     const ck = `${seg.id}:${chunk}`;
-    let bytes = st.chunks.get(ck);
-    if (!bytes) {
-      const c = dv.chunk(chunk);
-      bytes = Buffer.from(c.buffer, c.byteOffset, c.length);
-      st.chunks.set(ck, bytes);
+    let c = st.chunks.get(ck);
+    if (!c) {
+      const dvChunk = seg.deletions().chunk(chunk);
+      c = { segment: seg.id, chunk, bytes: Buffer.from(dvChunk.buffer, dvChunk.byteOffset, dvChunk.length) };
+      st.chunks.set(ck, c);
     }
     const local = row - chunk * ROWS_PER_CHUNK;
-    bytes[local >>> 3]! |= 1 << (local & 7);
-    ctx.batch.put(this.handles.deletions, chunkKey(seg.id, chunk), bytes);
+    const bit = 1 << (local & 7);
+    if (c.bytes[local >>> 3]! & bit) return false;
+    c.bytes[local >>> 3]! |= bit;
+    st.marks.push({ segment: seg, row });
+    return true;
   }
 
   /**
    * Every row of partition `mapKey` was removed or rewritten by one op (partition deletion clearing its map,
-   * GC dropping it): mark them all.
+   * GC dropping it): each gets a deletion entry and its live columnar copy is marked.
    */
   touchPartition(ctx: CommitContext, mapKey: Buffer): void {
     if (!this.enabled) {
@@ -336,27 +376,34 @@ export class TableTwin {
     const st = this.stage(ctx);
     const prefix = twinPartitionPrefix(mapKey);
     const keys = new Map<string, Buffer>();
-    const collect = (map: MapHandle) => {
-      let start = prefix;
-      let inclusive = true;
-      for (;;) {
-        const res = this.pool.scan(map, { start, startInclusive: inclusive, limit: SCAN_CHUNK });
-        for (const k of res.keys) {
-          if (!hasPrefix(k, prefix)) return;
-          keys.set(k.toString('latin1'), k);
-        }
-        if (res.keys.length < SCAN_CHUNK) return;
-        start = res.keys[res.keys.length - 1]!;
-        inclusive = false;
-      }
+    const add = (k: Buffer) => {
+      if (hasPrefix(k, prefix)) keys.set(k.toString('latin1'), k);
     };
     if (!st.truncated) {
-      collect(this.handles.buffer);
-      if (this.segmentCount > 0 && this.mayHoldToken(prefix)) collect(this.handles.pointers);
+      for (const e of this.buffer.withPrefix(prefix)) add(e.key);
+      if (this.segmentCount > 0) {
+        for (const seg of this.segmentsMayHold(prefix)) {
+          const index = seg.keyIndex();
+          if (!index) {
+            this.markIncomplete(ctx);
+            continue;
+          }
+          const dv = seg.deletions();
+          index.forPrefix(prefix, (k, row) => {
+            if (!dv.test(row)) add(k);
+          });
+        }
+      }
     }
-    const p = prefix.toString('latin1');
-    for (const k of st.touched) if (k.startsWith(p)) keys.set(k, Buffer.from(k, 'latin1'));
-    for (const key of keys.values()) this.touchKey(ctx, st, key, undefined);
+    // Rows written earlier in this batch (copied: the record builder's bytes move as it grows).
+    st.record.visitEntries((k) => {
+      add(Buffer.from(k));
+    });
+    for (const key of keys.values()) {
+      st.record.append(key, BUFFER_DELETED);
+      st.bytes += key.length;
+      this.markLiveCopy(ctx, st, key);
+    }
   }
 
   /** TRUNCATE: the twin empties with the row store, in the same transaction. */
@@ -378,13 +425,14 @@ export class TableTwin {
     next.writeUInt32BE(this.nextSegmentId, 0);
     b.put(this.handles.index, NEXT_ID_KEY, next);
     st.truncated = true;
-    st.touched.clear();
+    st.record.clear();
     st.marks.length = 0;
     st.chunks.clear();
   }
 
   private committed(st: TwinStage): void {
     if (st.truncated) {
+      this.buffer.truncated();
       this.segs.clear();
       this.bufferBaseline = 0;
       this.bytesSinceFlush = 0;
@@ -392,6 +440,7 @@ export class TableTwin {
       this.flushing = undefined;
     }
     for (const m of st.marks) m.segment.deletions().set(m.row);
+    st.commitRecord?.();
     this.bytesSinceFlush += st.bytes;
     if (this.onThreshold && this.overThreshold()) this.onThreshold();
   }
@@ -400,7 +449,7 @@ export class TableTwin {
     if (this.flushing || this.state.dropped) return false;
     return (
       this.bytesSinceFlush >= this.options.flushBytes ||
-      this.pool.count(this.handles.buffer) - this.bufferBaseline >= this.options.flushRows
+      this.buffer.entryCount - this.bufferBaseline >= this.options.flushRows
     );
   }
 }

@@ -1,7 +1,7 @@
 // Consistency check of a table's twin against its row store (crash and differential tests, and an admin command):
-// every pointer names a live row of an existing segment holding the same token; every live segment row has exactly
-// one pointer; no row is both pointed to and buffered; every live row of the row store is buffered or pointed to,
-// and a pointed-to row's columns in the segment equal the row store's.
+// every segment's key index is sorted, names each row at most once and every live row; a live segment row holds
+// its key's token; no row is live in two segments, nor both live in a segment and buffered; every live row of the
+// row store is buffered or live in a segment, whose columns then equal the row store's.
 
 import type { TwinColumn } from '../arrow/arrow-schema.js';
 import { META_COLUMN_ID } from '../arrow/arrow-schema.js';
@@ -9,8 +9,8 @@ import { cqlBytesAt } from '../arrow/cql-value-decoder.js';
 import type { ColumnValue } from '../row-projection.js';
 import { Projection } from '../row-projection.js';
 import { tokenOfMapKey } from '../table-layout.js';
-import type { TableTwin } from './table-twin.js';
-import { decodePointer, splitTwinKey } from './twin-keys.js';
+import type { LiveSegment, TableTwin } from './table-twin.js';
+import { splitTwinKey } from './twin-keys.js';
 import { TwinRowSource } from './twin-row-source.js';
 import type { TwinSchema } from './twin-schema.js';
 
@@ -30,49 +30,38 @@ function scanAll(twin: TableTwin, map: number, visit: (k: Buffer, v: Buffer | un
 export function checkTwin(twin: TableTwin, nowInSeconds: number, schema?: TwinSchema): string[] {
   const problems: string[] = [];
   const h = twin.handles;
-  const buffered = new Set<string>();
-  scanAll(twin, h.buffer, (k) => buffered.add(k.toString('latin1')));
+  problems.push(...twin.buffer.verifyAgainstLog());
+  const buffered = new Set<string>(twin.buffer.sortedView().map((e) => e.key.toString('latin1')));
   const pointed = new Map<string, { segment: number; row: number }>();
-  const perSegment = new Map<number, number>();
   const segs = new Map(twin.segments().map((s) => [s.id, s]));
   const regular: TwinColumn[] = schema ? schema.columns.filter((c) => c.kind === 'regular') : [];
   const proj = new Projection(regular.map((c) => c.id));
   const source = new TwinRowSource(twin.table);
-  scanAll(twin, h.pointers, (k, v) => {
-    const p = decodePointer(v!);
+  const checkLiveCopy = (seg: LiveSegment, k: Buffer, row: number) => {
     const ks = k.toString('latin1');
-    pointed.set(ks, p);
-    if (buffered.has(ks)) problems.push(`row ${k.toString('hex')} is both buffered and in segment ${p.segment}`);
-    const seg = segs.get(p.segment);
-    if (!seg) {
-      problems.push(`pointer ${k.toString('hex')} names missing segment ${p.segment}`);
-      return;
-    }
-    perSegment.set(p.segment, (perSegment.get(p.segment) ?? 0) + 1);
-    if (p.row >= seg.record.rows) {
-      problems.push(`pointer ${k.toString('hex')} names row ${p.row} of a ${seg.record.rows}-row segment`);
-      return;
-    }
-    if (seg.deletions().test(p.row)) problems.push(`pointer ${k.toString('hex')} names a deleted row`);
+    const prior = pointed.get(ks);
+    if (prior) problems.push(`row ${k.toString('hex')} is live in segments ${prior.segment} and ${seg.id}`);
+    pointed.set(ks, { segment: seg.id, row });
+    if (buffered.has(ks)) problems.push(`row ${k.toString('hex')} is both buffered and in segment ${seg.id}`);
     const data = seg.open();
     const { mapKey, rowKey } = splitTwinKey(k);
     const tokenData = data.batch!.data.children[0]!;
-    const token = (tokenData.values as BigInt64Array)[p.row]!;
-    if (token !== tokenOfMapKey(mapKey)) problems.push(`pointer ${k.toString('hex')}: segment token ${token} differs`);
+    const token = (tokenData.values as BigInt64Array)[row]!;
+    if (token !== tokenOfMapKey(mapKey)) problems.push(`row ${k.toString('hex')}: segment token ${token} differs`);
     if (!schema) return;
     const expires = data.batch!.data.children[data.batch!.data.children.length - 1]!;
-    const ex = expires.nullCount > 0 && !isValid(expires, p.row) ? null : (expires.values as Int32Array)[p.row]!;
+    const ex = expires.nullCount > 0 && !isValid(expires, row) ? null : (expires.values as Int32Array)[row]!;
     if (ex !== null && ex <= nowInSeconds) return; // expired: both sides agree it is gone
     const ref = source.read(mapKey, rowKey);
     const rr = ref ? proj.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, nowInSeconds) : undefined;
     if (!rr) {
-      problems.push(`pointer ${k.toString('hex')} names a row the row store does not have`);
+      problems.push(`segment ${seg.id} row ${row} (${k.toString('hex')}) is a row the row store does not have`);
       return;
     }
     const fields = data.table.schema.fields;
     regular.forEach((c, s) => {
       const f = fields.findIndex((x) => x.metadata.get(META_COLUMN_ID) === String(c.id));
-      const arrow = f < 0 ? null : cqlBytesAt(c.type, data.batch!.data.children[f]!, p.row);
+      const arrow = f < 0 ? null : cqlBytesAt(c.type, data.batch!.data.children[f]!, row);
       const stored = simpleOrComplex(schema, c.id, rr.values[s] ?? null);
       const same =
         arrow === null || stored === null
@@ -80,11 +69,34 @@ export function checkTwin(twin: TableTwin, nowInSeconds: number, schema?: TwinSc
           : Buffer.compare(arrow, stored) === 0;
       if (!same) problems.push(`row ${k.toString('hex')} column ${c.name}: segment and row store differ`);
     });
-  });
+  };
+  if (twin.pool.count(h.pointers) > 0) problems.push('the old row-pointer map still has entries');
+  // A row's live columnar copy: its key in a segment's key index with the deletion bit clear.
   for (const seg of segs.values()) {
-    const live = seg.deletions().liveCount;
-    const n = perSegment.get(seg.id) ?? 0;
-    if (live !== n) problems.push(`segment ${seg.id}: ${live} live rows but ${n} pointers`);
+    const index = seg.keyIndex();
+    if (!index) {
+      problems.push(`segment ${seg.id} has no key index`);
+      continue;
+    }
+    const dv = seg.deletions();
+    const seen = new Uint8Array(seg.record.rows);
+    let live = 0;
+    for (let i = 0; i < index.count; i++) {
+      const k = index.keyAt(i);
+      const row = index.rowAt(i);
+      if (i > 0 && Buffer.compare(index.keyAt(i - 1), k) >= 0)
+        problems.push(`segment ${seg.id}: key index unsorted at ${i}`);
+      if (row >= seg.record.rows) {
+        problems.push(`segment ${seg.id}: key ${k.toString('hex')} names row ${row} of ${seg.record.rows}`);
+        continue;
+      }
+      if (seen[row]) problems.push(`segment ${seg.id}: row ${row} has two keys`);
+      seen[row] = 1;
+      if (dv.test(row)) continue;
+      live++;
+      checkLiveCopy(seg, k, row);
+    }
+    if (live !== dv.liveCount) problems.push(`segment ${seg.id}: ${dv.liveCount} live rows but ${live} indexed`);
   }
   // Every live row of the row store is buffered or has a columnar copy.
   const all = new Projection([]);

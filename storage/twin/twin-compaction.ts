@@ -1,12 +1,15 @@
 // Compaction of a table's twin (DESIGN §5): segments with many deleted rows, or many small segments, are folded
-// into a fresh segment by the ordinary flush. In bounded slices, the live rows of the victims move back to the
-// buffer (pointer removed, deletion-vector bit set, buffer entry added: one transaction per slice); once a victim
-// has no live row left, its bytes, record and deletion vector go (one more transaction); the next flush writes
-// the survivors as one segment. Every intermediate state is a consistent twin, so a crash anywhere is harmless.
+// into a fresh segment by the ordinary flush. In bounded slices, the live rows of the victims (their key indexes'
+// entries with a clear deletion bit) move back to the buffer (bit set, buffer entry added: one transaction per
+// slice); once a victim has no live row left, its bytes, key index, record and deletion vector go (one more
+// transaction); the next flush writes the survivors as one segment. Every intermediate state is a consistent
+// twin, so a crash anywhere is harmless.
 
 import { ROWS_PER_CHUNK } from '../arrow/deletion-vector.js';
+import { PoolError } from '../native-pool.js';
 import type { LiveSegment, TableTwin } from './table-twin.js';
-import { BUFFER_CHANGED, chunkKey, decodePointer, hasPrefix, segmentBytesKey, segmentKey } from './twin-keys.js';
+import { BufferRecordBuilder } from './twin-buffer.js';
+import { BUFFER_CHANGED, chunkKey, hasPrefix, keyIndexKey, segmentBytesKey, segmentKey } from './twin-keys.js';
 
 /** Victims: segments at least half deleted; or, when there are 4 or more small ones, every small one. */
 export function pickVictims(twin: TableTwin): LiveSegment[] {
@@ -30,19 +33,18 @@ export interface CompactionResult {
 export class TwinCompaction {
   done = false;
   result: CompactionResult | undefined;
-  private cursor: Buffer | undefined;
+  /** Position: victim `victimAt`, its key-index entry `entryAt`. */
+  private victimAt = 0;
+  private entryAt = 0;
   private moved = 0;
-  private readonly byId: Map<number, LiveSegment>;
   private readonly started = performance.now();
 
   constructor(
     private readonly twin: TableTwin,
     readonly victims: readonly LiveSegment[],
-  ) {
-    this.byId = new Map(victims.map((v) => [v.id, v]));
-  }
+  ) {}
 
-  /** Scans up to `limit` pointers; true when finished. */
+  /** Visits up to `limit` key-index entries of the victims; true when finished. */
   step(limit: number): boolean {
     if (this.done) return true;
     const twin = this.twin;
@@ -52,37 +54,47 @@ export class TwinCompaction {
     }
     const pool = twin.pool;
     const h = twin.handles;
-    const res = pool.scan(h.pointers, { start: this.cursor, startInclusive: false, limit });
     const batch = pool.batch();
     const marks: { seg: LiveSegment; row: number }[] = [];
+    const rebuffered = new BufferRecordBuilder();
     const chunks = new Map<string, { seg: LiveSegment; chunk: number; bytes: Buffer }>();
-    for (let i = 0; i < res.keys.length; i++) {
-      const { segment, row } = decodePointer(res.values[i]!);
-      const seg = this.byId.get(segment);
-      if (!seg) continue;
-      const key = res.keys[i]!;
-      batch.del(h.pointers, key);
-      batch.put(h.buffer, key, BUFFER_CHANGED);
-      marks.push({ seg, row });
-      const chunk = Math.floor(row / ROWS_PER_CHUNK);
-      const ck = `${segment}:${chunk}`;
-      let c = chunks.get(ck);
-      if (!c) {
-        const b = seg.deletions().chunk(chunk);
-        c = { seg, chunk, bytes: Buffer.from(b.buffer, b.byteOffset, b.length) };
-        chunks.set(ck, c);
+    let budget = limit;
+    while (budget > 0 && this.victimAt < this.victims.length) {
+      const seg = this.victims[this.victimAt]!;
+      const index = seg.keyIndex();
+      if (!index)
+        throw new PoolError('POOL_CORRUPT', `Arrow segment ${seg.id} of table ${twin.tableHex} has no key index`);
+      const dv = seg.deletions();
+      for (; budget > 0 && this.entryAt < index.count; budget--, this.entryAt++) {
+        const row = index.rowAt(this.entryAt);
+        if (dv.test(row)) continue;
+        rebuffered.append(index.keyAt(this.entryAt), BUFFER_CHANGED);
+        marks.push({ seg, row });
+        const chunk = Math.floor(row / ROWS_PER_CHUNK);
+        const ck = `${seg.id}:${chunk}`;
+        let c = chunks.get(ck);
+        if (!c) {
+          const b = dv.chunk(chunk);
+          c = { seg, chunk, bytes: Buffer.from(b.buffer, b.byteOffset, b.length) };
+          chunks.set(ck, c);
+        }
+        const local = row - chunk * ROWS_PER_CHUNK;
+        c.bytes[local >>> 3]! |= 1 << (local & 7);
       }
-      const local = row - chunk * ROWS_PER_CHUNK;
-      c.bytes[local >>> 3]! |= 1 << (local & 7);
+      if (this.entryAt >= index.count) {
+        this.victimAt++;
+        this.entryAt = 0;
+      }
     }
     for (const c of chunks.values()) batch.put(h.deletions, chunkKey(c.seg.id, c.chunk), c.bytes);
     if (batch.size > 0) {
+      const mirror = twin.buffer.stageRecord(batch, rebuffered);
       pool.apply(batch);
+      mirror();
       for (const m of marks) m.seg.deletions().set(m.row);
       this.moved += marks.length;
     }
-    if (res.keys.length > 0) this.cursor = res.keys[res.keys.length - 1];
-    if (res.keys.length < limit) {
+    if (this.victimAt >= this.victims.length) {
       this.dropEmptyVictims();
       return this.finish();
     }
@@ -99,6 +111,7 @@ export class TwinCompaction {
       if (v.deletions().liveCount > 0) continue;
       const id = segmentKey(v.id);
       batch.del(h.segments, segmentBytesKey(v.id));
+      batch.del(h.segments, keyIndexKey(v.id));
       batch.del(h.index, id);
       const res = pool.scan(h.deletions, { start: id });
       for (const k of res.keys) {

@@ -1,30 +1,39 @@
-// Flushing a table's twin buffer into one Arrow segment (DESIGN §5). The buffer is read in bounded slices (one per
-// event-loop turn), each row from the committed row store; then ONE transaction writes the IPC segment, its index
-// record, a pointer per flushed row, and empties the flushed buffer entries. A row written while the flush was
-// reading stays in the buffer and its fresh copy in the new segment is born deleted, so the segment never shadows
-// a newer version. A crash leaves the old state (nothing of the flush is committed) or the new one.
+// Flushing a table's twin buffer into one Arrow segment (DESIGN §5). The buffer as the flush starts (the sorted
+// latest entry per row of its log) is read in bounded slices, one per event-loop turn, each row encoded straight
+// into the column encoders; then ONE transaction writes the IPC segment, its index record, its key index (twin
+// key -> segment row), deletes the log records read and puts back the rows the flush keeps. A row written while the
+// flush was reading stays in the buffer (its newer record) and its copy in the new segment is born deleted, so the
+// segment never shadows a newer version. A crash leaves the old state (nothing of the flush is committed) or the
+// new one.
 
 import { type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
-import { buildSegment, type CellLookup, type TwinRow } from '../arrow/segment-builder.js';
+import { SegmentBatchBuilder } from '../arrow/segment-batch-builder.js';
+import {
+  type BuiltSegment,
+  buildSegmentBatch,
+  type CellLookup,
+  serializeSegment,
+  type TwinRow,
+} from '../arrow/segment-builder.js';
 import { openSegment } from '../arrow/segment-reader.js';
 import { deserializePartitionKey } from '../partition-key.js';
-import { ByteReader, ROW_DELETION, ROW_LIVENESS, ROW_LIVENESS_EXPIRING, singleRowShadow } from '../row-codec.js';
-import { type ComplexValue, Projection } from '../row-projection.js';
+import { readClusteringValues, singleRowAt, singleRowShadowTsAt } from '../row-codec.js';
+import { FlushRowReader } from './flush-row-reader.js';
+import { SegmentKeyIndex } from './segment-key-index.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
+import { type BufferEntry, compareEntries } from './twin-buffer.js';
 import {
   chunkKey,
-  encodePointer,
   encodeSegmentRecord,
-  isBufferDeletion,
-  isBufferMarker,
+  keyIndexKey,
   type SegmentRecord,
   segmentBytesKey,
   segmentKey,
   splitTwinKey,
 } from './twin-keys.js';
-import { type StoredRowRef, TwinRowSource } from './twin-row-source.js';
+import { TwinRowSource } from './twin-row-source.js';
 import type { TwinSchema } from './twin-schema.js';
 
 export interface FlushResult {
@@ -49,26 +58,40 @@ class ArrayCells implements CellLookup {
 }
 
 export class TwinFlush implements FlushWatch {
-  readonly touched = new Set<string>();
   cancelled = false;
   done = false;
   result: FlushResult | undefined;
-  private cursor: Buffer | undefined;
-  private readonly keys: Buffer[] = [];
+  /** The buffer when the flush started (latest entry per row, sorted) and the last log record then. */
+  private readonly snapshot: readonly BufferEntry[];
+  private readonly upTo: number;
+  private pos = 0;
+  /** Per row read: its entry and its fate. */
+  private readonly entries: BufferEntry[] = [];
   private readonly fates: Fate[] = [];
-  /** For each TwinRow, the index of its key in `keys`. */
-  private readonly rowKeyIndex: number[] = [];
-  private readonly rows: TwinRow[] = [];
+  /** For each flushed row (in read order), the index of its entry in `entries`. */
+  private rowKeyIndex: number[] = [];
+  /**
+   * Rows go straight into the column encoders as they are read (the buffer's order is the row store's), except
+   * after a pair of rows arrives out of the row store's order — only possible for two partitions with one token
+   * and keys of different lengths: then the flush reads the buffer again, keeping rows as objects to sort them.
+   */
+  private builder: SegmentBatchBuilder | undefined;
+  private rows: TwinRow[] = [];
+  private prevEntry: BufferEntry | undefined;
+  private prevPkStart = 0;
+  private prevPkEnd = 0;
+  private prevTokenHigh = 0;
+  private prevTokenLow = 0;
+  private readonly rowReader: FlushRowReader;
+  /** For each regular column of the layout (its order), its slot in rowReader (-1: not in the schema). */
+  private readonly regularSlots: Int32Array;
   private readonly layout: TwinLayout;
-  private readonly projection: Projection;
+
   private readonly source: TwinRowSource;
-  private readonly reader = new ByteReader(Buffer.alloc(0), 0);
   /** Time spent building the segment and in the commit transaction (for profiles). */
   buildMs = 0;
   applyMs = 0;
   private readonly started = performance.now();
-  /** The keys were read in Buffer.compare order (the pool's order; checked): touched keys are binary-searched. */
-  private sorted = true;
 
   constructor(
     private readonly twin: TableTwin,
@@ -76,11 +99,15 @@ export class TwinFlush implements FlushWatch {
   ) {
     this.layout = twinLayout(schema.columns);
     const regular = schema.columns.filter((c) => c.kind === 'regular');
-    this.projection = new Projection(
-      regular.map((c) => c.id),
-      true,
+    this.rowReader = new FlushRowReader(regular.map((c) => c.id));
+    const keyColumns = this.layout.partitionKey.length + this.layout.clustering.length;
+    this.regularSlots = Int32Array.from(this.layout.columns.slice(keyColumns), (c) =>
+      regular.findIndex((r) => r.id === c.id),
     );
     this.source = new TwinRowSource(twin.table);
+    this.upTo = twin.buffer.lastSeq;
+    this.snapshot = twin.buffer.sortedView();
+    this.builder = new SegmentBatchBuilder(this.layout, Math.min(this.snapshot.length, 1 << 16));
     twin.flushing = this;
   }
 
@@ -88,18 +115,19 @@ export class TwinFlush implements FlushWatch {
   step(limit: number): boolean {
     if (this.done) return true;
     if (this.cancelled || this.twin.table.dropped) return this.finishCancelled();
-    const pool = this.twin.pool;
-    const res = pool.scan(this.twin.handles.buffer, { start: this.cursor, startInclusive: false, limit });
     const now = Math.floor(Date.now() / 1000);
-    for (let i = 0; i < res.keys.length; i++) {
-      const key = res.keys[i]!;
-      const prev = this.keys.length > 0 ? this.keys[this.keys.length - 1]! : undefined;
-      if (prev && Buffer.compare(prev, key) >= 0) this.sorted = false;
-      this.keys.push(key);
-      this.fates.push(this.readRow(key, res.values[i]!, now));
+    const end = Math.min(this.snapshot.length, this.pos + limit);
+    for (; this.pos < end; this.pos++) {
+      const e = this.snapshot[this.pos]!;
+      this.entries.push(e);
+      const fate = this.readRow(e, now);
+      if (fate === 'unordered') {
+        this.restartUnstreamed();
+        return false;
+      }
+      this.fates.push(fate);
     }
-    if (res.keys.length > 0) this.cursor = res.keys[res.keys.length - 1];
-    if (res.keys.length < limit) this.commit();
+    if (this.pos >= this.snapshot.length) this.commit();
     return this.done;
   }
 
@@ -110,135 +138,139 @@ export class TwinFlush implements FlushWatch {
     return true;
   }
 
-  // Expiry bookkeeping of the row being read (fields, not a closure: this runs once per flushed row).
-  private permanent = false;
-  private expiry = -1;
-  private mixed = false;
-  private writetime = Number.NEGATIVE_INFINITY;
-
-  private note(ttl: number | null | undefined, ts: number | null | undefined, now: number): void {
-    if (ttl === null || ttl === undefined) this.permanent = true;
-    else {
-      const e = now + ttl;
-      if (this.expiry >= 0 && e !== this.expiry) this.mixed = true;
-      this.expiry = e;
-    }
-    if (ts !== null && ts !== undefined && ts > this.writetime) this.writetime = ts;
+  /** Reads the buffer again from the start, keeping rows as objects to sort them at the end. */
+  private restartUnstreamed(): void {
+    this.builder = undefined;
+    this.pos = 0;
+    this.entries.length = 0;
+    this.fates.length = 0;
+    this.rowKeyIndex = [];
+    this.rows = [];
   }
 
-  /** The row as a segment row, or why it is not one. */
-  private readRow(key: Buffer, value: Buffer, now: number): Fate {
-    if (isBufferDeletion(value)) return 'drop';
-    const clustered = this.twin.table.clustered;
-    // Without clustering columns the buffer value is the whole partition: no key split, no header lookup.
-    let ref: StoredRowRef | undefined;
-    let pkAt = 10;
-    let mapKey: Buffer | undefined;
-    if (!clustered && !isBufferMarker(value)) {
-      const { shadowTs, rowAt } = singleRowShadow(value);
-      if (rowAt >= value.length) return 'drop';
-      ref = { buf: value, offset: rowAt, clustering: EMPTY, shadowTs };
+  /** The row as a segment row, or why it is not one ('unordered': it breaks the row store's order). */
+  private readRow(e: BufferEntry, now: number): Fate | 'unordered' {
+    if (e.valueEnd === e.valueAt) return 'drop'; // deleted
+    const rec = e.rec;
+    const marker = e.valueEnd - e.valueAt === 1 && rec[e.valueAt] === 0xff;
+    let buf: Buffer;
+    let offset: number;
+    let end: number;
+    let shadowTs: number;
+    let clustering: Buffer = EMPTY;
+    if (!this.twin.table.clustered && !marker) {
+      // The buffer value is the whole single-row partition: read it in place.
+      buf = rec;
+      shadowTs = singleRowShadowTsAt(rec, e.valueAt);
+      offset = singleRowAt(rec, e.valueAt);
+      end = e.valueEnd;
+      if (offset >= end) return 'drop';
     } else {
-      const parts = splitTwinKey(key);
-      mapKey = parts.mapKey;
-      pkAt = 8;
-      ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, value);
+      const parts = splitTwinKey(e.key);
+      const ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, e.value);
       if (!ref) return 'drop';
+      buf = ref.buf;
+      offset = ref.offset;
+      end = ref.buf.length;
+      shadowTs = ref.shadowTs;
+      clustering = ref.clustering;
     }
-    const rr = this.projection.project(ref.buf, ref.offset, ref.clustering, ref.shadowTs, now);
-    if (!rr) return 'drop';
+    const row = this.rowReader;
+    if (!row.read(buf, offset, end, shadowTs, now)) return 'drop';
     // `_expires` must mean "the whole row is gone then": every live part expires at the same second, or none does.
-    this.permanent = false;
-    this.expiry = -1;
-    this.mixed = false;
-    this.writetime = Number.NEGATIVE_INFINITY;
-    // Row liveness and deletion, read in place (the projection does not report them).
-    const r = this.reader;
-    r.reset(ref.buf, ref.offset);
-    const flags = r.u8();
-    let lts = 0;
-    let lttl = 0;
-    let lexpiry = 0;
-    if (flags & ROW_LIVENESS) {
-      lts = r.i64();
-      if (flags & ROW_LIVENESS_EXPIRING) {
-        lttl = r.u32();
-        lexpiry = r.u32();
+    if (row.mixed || (row.permanent && row.expiry >= 0)) return 'keep';
+    const writetime = Number.isFinite(row.writetime) ? row.writetime : 0;
+    const expires = row.expiry >= 0 ? row.expiry : null;
+    const pkStart = e.keyAt + 10;
+    const pkEnd = pkStart + ((rec[e.keyAt + 8]! << 8) | rec[e.keyAt + 9]!);
+    if (this.builder) {
+      // The sortable token bytes are the token with its sign bit flipped.
+      const th = rec.readInt32BE(e.keyAt) ^ (0x80000000 | 0);
+      const tl = rec.readInt32BE(e.keyAt + 4);
+      // Same token, another partition: the row store orders the serialized keys bytewise, the buffer by length
+      // first. Rows of one partition come in clustering order in both.
+      const prev = this.prevEntry;
+      if (prev && th === this.prevTokenHigh && tl === this.prevTokenLow) {
+        const c = rec.compare(prev.rec, this.prevPkStart, this.prevPkEnd, pkStart, pkEnd);
+        if (c < 0) return 'unordered';
       }
-    }
-    let dts = ref.shadowTs;
-    if (flags & ROW_DELETION) {
-      const ts = r.i64();
-      if (ts > dts) dts = ts;
-    }
-    if (flags & ROW_LIVENESS && lts > dts && (lttl === 0 || now < lexpiry)) {
-      this.note(lttl === 0 ? null : lexpiry - now, lts, now);
+      this.prevEntry = e;
+      this.prevPkStart = pkStart;
+      this.prevPkEnd = pkEnd;
+      this.prevTokenHigh = th;
+      this.prevTokenLow = tl;
+      this.rowKeyIndex.push(this.entries.length - 1);
+      const b = this.builder;
+      b.beginRow(th, tl, rec, pkStart, pkEnd, buf, row.clusteringAt, writetime, expires);
+      for (let j = 0; j < this.regularSlots.length; j++) {
+        const slot = this.regularSlots[j]!;
+        const start = slot < 0 ? -1 : row.starts[slot]!;
+        if (start >= 0) b.cell(j).appendRange(buf, start, row.ends[slot]!);
+        else b.cell(j).append(slot < 0 ? null : this.complexBytes(slot));
+      }
+      return 'flush';
     }
     const cells = new ArrayCells();
-    const ids = this.projection.columns;
-    const ttls = rr.ttls;
-    const wts = rr.writetimes;
-    for (let s = 0; s < ids.length; s++) {
-      const v = rr.values[s];
-      if (v === null || v === undefined) continue;
-      const id = ids[s]!;
-      if (Buffer.isBuffer(v)) {
-        this.note(ttls?.[s], wts?.[s], now);
-        cells.v[id] = v;
-      } else {
-        const cv = v as ComplexValue;
-        for (let j = 0; j < cv.values.length; j++) this.note(cv.ttls?.[j], cv.writetimes?.[j], now);
-        const b = this.schema.complexToBytes(id, cv);
-        if (b) cells.v[id] = b;
-      }
+    for (let slot = 0; slot < row.columns.length; slot++) {
+      const start = row.starts[slot]!;
+      const v = start >= 0 ? buf.subarray(start, row.ends[slot]!) : this.complexBytes(slot);
+      if (v) cells.v[row.columns[slot]!] = v;
     }
-    if (this.mixed || (this.permanent && this.expiry >= 0)) return 'keep';
-    const nPk = this.layout.partitionKey.length;
-    this.rowKeyIndex.push(this.keys.length - 1);
-    const pk = mapKey ? mapKey.subarray(8) : key.subarray(pkAt, pkAt + key.readUInt16BE(8));
+    this.rowKeyIndex.push(this.entries.length - 1);
     this.rows.push({
-      token: tokenOfKey(key),
-      partitionKey: deserializePartitionKey(pk, nPk),
-      clustering: rr.clusteringValues,
-      clusteringKey: clustered ? ref.clustering : undefined,
+      token: tokenOfKey(e.key),
+      partitionKey: deserializePartitionKey(rec.subarray(pkStart, pkEnd), this.layout.partitionKey.length),
+      clustering: readClusteringValues(buf, row.clusteringAt),
+      clusteringKey: this.twin.table.clustered ? clustering : undefined,
       cells,
-      writetime: Number.isFinite(this.writetime) ? this.writetime : 0,
-      expires: this.expiry >= 0 ? this.expiry : null,
+      writetime,
+      expires,
     });
     return 'flush';
   }
 
-  /**
-   * Per key read, 1 when the key was written since (undefined: none was). The touched set is usually small next to
-   * the keys read, so each touched key is binary-searched among them instead of stringifying every key read.
-   */
-  private touchedIndexes(): Uint8Array | undefined {
-    if (this.touched.size === 0) return undefined;
-    const keys = this.keys;
-    const at = new Uint8Array(keys.length);
-    if (!this.sorted) {
-      for (let i = 0; i < keys.length; i++) if (this.touched.has(keys[i]!.toString('latin1'))) at[i] = 1;
-      return at;
-    }
-    for (const k of this.touched) {
-      const key = Buffer.from(k, 'latin1');
-      let lo = 0;
-      let hi = keys.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        const c = Buffer.compare(keys[mid]!, key);
-        if (c === 0) {
-          at[mid] = 1;
-          break;
-        }
-        if (c < 0) lo = mid + 1;
-        else hi = mid - 1;
-      }
-    }
-    return at;
+  /** The value CQL returns for the complex column in `slot` of the row just read (null: none). */
+  private complexBytes(slot: number): Buffer | null {
+    const cv = this.rowReader.complex[slot];
+    return cv ? this.schema.complexToBytes(this.rowReader.columns[slot]!, cv) : null;
   }
 
-  /** One transaction: the segment, its record, the pointers; flushed / dead buffer entries leave the buffer. */
+  /** Per row read, 1 when a record committed since the flush started rewrites it (its segment copy is stale). */
+  private touchedSinceStart(): Uint8Array {
+    const rows = this.entries;
+    const out = new Uint8Array(rows.length);
+    const newer = this.twin.buffer.entriesAfter(this.upTo);
+    // Both lists are sorted by key: one merge walk.
+    let j = 0;
+    for (let i = 0; i < rows.length && j < newer.length; i++) {
+      const row = rows[i]!;
+      while (j < newer.length && compareEntries(newer[j]!, row) < 0) j++;
+      if (j < newer.length && compareEntries(newer[j]!, row) === 0) out[i] = 1;
+    }
+    return out;
+  }
+
+  /** The segment's batch, and which flushed row (read order) each segment row is. */
+  private built(): BuiltSegment {
+    if (!this.builder) return buildSegmentBatch(this.layout, this.rows);
+    const order = new Uint32Array(this.builder.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    return { batch: this.builder.finish(), order };
+  }
+
+  /** The new segment's key index: flushed keys (read in key order) and their segment rows. */
+  private keyIndex(segmentRow: Uint32Array): Buffer {
+    const entryOf = (i: number) => this.entries[this.rowKeyIndex[i]!]!;
+    return SegmentKeyIndex.encodeRanges(
+      this.rowKeyIndex.length,
+      (i) => entryOf(i).rec,
+      (i) => entryOf(i).keyAt,
+      (i) => entryOf(i).keyEnd,
+      segmentRow,
+    );
+  }
+
+  /** One transaction: the segment, its record, its key index; flushed / dead buffer entries leave the buffer. */
   private commit(): void {
     const twin = this.twin;
     if (this.cancelled || twin.table.dropped) {
@@ -253,17 +285,17 @@ export class TwinFlush implements FlushWatch {
     let record: SegmentRecord | undefined;
     let dv: DeletionVector | undefined;
     let ipc: Uint8Array | undefined;
-    const touchedAt = this.touchedIndexes();
-    const isTouched = (i: number) => touchedAt !== undefined && touchedAt[i] === 1;
-    if (this.rows.length > 0) {
+    const touched = this.touchedSinceStart();
+    const isTouched = (i: number) => touched[i] === 1;
+    const n = this.rowKeyIndex.length;
+    if (n > 0) {
       const b0 = performance.now();
-      const built = buildSegment(this.layout, this.rows);
+      const built = this.built();
+      ipc = serializeSegment(built);
       this.buildMs = performance.now() - b0;
-      ipc = built.ipc;
       const id = twin.allocateSegmentId();
-      const n = this.rows.length;
-      const first = this.rows[built.order[0]!]!.token;
-      const last = this.rows[built.order[n - 1]!]!.token;
+      const first = tokenOfKey(this.entries[this.rowKeyIndex[built.order[0]!]!]!.key);
+      const last = tokenOfKey(this.entries[this.rowKeyIndex[built.order[n - 1]!]!]!.key);
       record = { id, rows: n, firstToken: first, lastToken: last, ts: Date.now(), size: ipc.length };
       dv = new DeletionVector(n);
       batch.put(h.segments, segmentBytesKey(id), Buffer.from(ipc.buffer, ipc.byteOffset, ipc.length));
@@ -271,38 +303,35 @@ export class TwinFlush implements FlushWatch {
       const next = Buffer.allocUnsafe(4);
       next.writeUInt32BE(id + 1, 0);
       batch.put(h.index, NEXT_ID_KEY, next);
+      // The key index lists the flushed keys in key order (= this.rows order) with their segment rows.
+      const segmentRow = new Uint32Array(n);
       for (let i = 0; i < n; i++) {
-        const ki = this.rowKeyIndex[built.order[i]!]!;
+        const j = built.order[i]!;
+        segmentRow[j] = i;
         // Written since it was read: the buffer keeps it, this copy is stale from birth.
-        if (isTouched(ki)) dv.set(i);
-        else batch.put(h.pointers, this.keys[ki]!, encodePointer(id, i));
+        if (isTouched(this.rowKeyIndex[j]!)) dv.set(i);
       }
+      batch.put(h.segments, keyIndexKey(id), this.keyIndex(segmentRow));
       for (const c of dv.takeDirtyChunks()) batch.put(h.deletions, chunkKey(id, c.index), Buffer.from(c.bytes));
     }
-    // Emptying the buffer: one `clear` plus re-putting what stays (rows kept, rows written during the flush) is
-    // far cheaper than a delete per flushed row, unless most rows stay.
-    const keep: number[] = [];
-    for (let i = 0; i < this.keys.length; i++) if (this.fates[i] === 'keep' || isTouched(i)) keep.push(i);
-    kept = keep.length;
-    removed = this.keys.length - kept;
-    const survivors = new Map<string, Buffer>();
-    for (const i of keep) survivors.set(this.keys[i]!.toString('latin1'), this.keys[i]!);
-    // Rows first written during the flush are in the buffer but not among the keys read.
-    for (const k of this.touched) if (!survivors.has(k)) survivors.set(k, Buffer.from(k, 'latin1'));
-    if (survivors.size * 4 < this.keys.length) {
-      const values = [...survivors.values()].map((key) => [key, pool.get(h.buffer, key)] as const);
-      batch.clear(h.buffer);
-      for (const [key, value] of values) if (value) batch.put(h.buffer, key, value);
-    } else {
-      for (let i = 0; i < this.keys.length; i++) {
-        if (this.fates[i] !== 'keep' && !isTouched(i)) batch.del(h.buffer, this.keys[i]!);
+    // The buffer: the records read go; rows the flush keeps buffered go back in one record, except rows written
+    // since (their newer entries are in newer records, which stay).
+    const survivors: BufferEntry[] = [];
+    for (let i = 0; i < this.entries.length; i++) {
+      if (isTouched(i)) kept++;
+      else if (this.fates[i] === 'keep') {
+        kept++;
+        survivors.push(this.entries[i]!);
       }
     }
+    removed = this.entries.length - kept;
+    const mirror = twin.buffer.stageFlush(batch, this.upTo, survivors);
     const a0 = performance.now();
     if (batch.size > 0) pool.apply(batch);
     this.applyMs = performance.now() - a0;
+    mirror();
     if (record && dv) twin.addSegment(record, dv, ipc && ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined);
-    twin.bufferBaseline = kept;
+    twin.bufferBaseline = survivors.length;
     twin.bytesSinceFlush = 0;
     this.done = true;
     if (twin.flushing === this) twin.flushing = undefined;

@@ -2,10 +2,12 @@
 //   'b' buffer:   twin row key -> the merged row as the row store holds it (a table without clustering columns:
 //                 its partition value), empty = deleted, [0xff] = changed, read it from the row store (compaction)
 //   'a' index:    u32 segment id -> segment record (tokens, ts, size, rows)
-//   's' segments: [u32 segment id | 4 zero bytes] -> the Arrow IPC file bytes (an 8-byte key keeps the value
-//                 8-byte aligned in the pool: a native entry is 16 header bytes + key + value)
+//   's' segments: [u32 segment id | u32 0] -> the Arrow IPC file bytes (an 8-byte key keeps the value
+//                 8-byte aligned in the pool: a native entry is 16 header bytes + key + value);
+//                 [u32 segment id | u32 1] -> the segment's key index (segment-key-index.ts: twin key -> row)
 //   'd' deletion vector chunks: [u32 segment id | u32 chunk] -> 4 KiB of bits
-//   'r' row pointers: twin row key -> [u32 segment id | u32 row index] (where a row's live columnar copy is)
+//   'r' row pointers (pools written before the key indexes): twin row key -> [u32 segment id | u32 row index];
+//                 converted into key indexes when the table is opened (pointer-migration.ts), empty afterwards
 // A twin row key is [8 sortable token bytes | u16 partition key length | partition key | row map key], so one
 // partition's rows share a prefix (the length keeps partition keys prefix-free) and keys sort by token.
 
@@ -76,15 +78,19 @@ export function segmentBytesKey(id: number): Buffer {
   return b;
 }
 
+/** Key of a segment's key index in the 's' map. */
+export function keyIndexKey(id: number): Buffer {
+  const b = Buffer.allocUnsafe(8);
+  b.writeUInt32BE(id, 0);
+  b.writeUInt32BE(1, 4);
+  return b;
+}
+
 export function chunkKey(segment: number, chunk: number): Buffer {
   const b = Buffer.allocUnsafe(8);
   b.writeUInt32BE(segment, 0);
   b.writeUInt32BE(chunk, 4);
   return b;
-}
-
-export function encodePointer(segment: number, row: number): Buffer {
-  return chunkKey(segment, row);
 }
 
 export function decodePointer(v: Buffer): { segment: number; row: number } {

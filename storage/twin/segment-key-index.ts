@@ -1,0 +1,154 @@
+// Which twin row key each row of a segment holds (DESIGN §5's "each row records (segment, index)"): one pool value
+// per segment, written in the flush's transaction, instead of one pointer-map entry per flushed row (a B+-tree
+// insert each, ~2 µs a row: most of a flush's commit). A row's columnar copy is live when its key is in some
+// segment's index AND its deletion-vector bit is clear; the write path finds it by binary search (behind the
+// segment's token Bloom filter), so marking it deleted is the only change an update makes.
+//
+// Encoding (big-endian): u8 version = 1 | 3 zero bytes | u32 count | u32 row[count] | u32 keyEnd[count] | keys,
+// keys sorted in Buffer.compare order (= the buffer map's order), keyEnd[i] = end of key i in the key area.
+// An index may hold fewer keys than the segment has rows (built from an old pool's pointer map: rows without a
+// pointer were dead already).
+
+import { PoolError } from '../native-pool.js';
+import { copyBytes } from './twin-key-compare.js';
+
+const VERSION = 1;
+const HEADER = 8;
+
+export class SegmentKeyIndex {
+  /** First and second 4 bytes of each key (its sortable token), to compare without touching the key bytes. */
+  private readonly hi: Uint32Array;
+  private readonly lo: Uint32Array;
+  private readonly starts: Uint32Array;
+  private readonly ends: Uint32Array;
+  private readonly rowOfKey: Uint32Array;
+
+  private constructor(
+    private readonly bytes: Buffer,
+    readonly count: number,
+  ) {
+    const keysAt = HEADER + 8 * count;
+    this.hi = new Uint32Array(count);
+    this.lo = new Uint32Array(count);
+    this.starts = new Uint32Array(count);
+    this.ends = new Uint32Array(count);
+    this.rowOfKey = new Uint32Array(count);
+    let start = keysAt;
+    for (let i = 0; i < count; i++) {
+      const end = keysAt + bytes.readUInt32BE(HEADER + 4 * count + 4 * i);
+      if (end < start + 8 || end > bytes.length) throw corrupt('key bounds');
+      this.starts[i] = start;
+      this.ends[i] = end;
+      this.hi[i] = bytes.readUInt32BE(start);
+      this.lo[i] = bytes.readUInt32BE(start + 4);
+      this.rowOfKey[i] = bytes.readUInt32BE(HEADER + 4 * i);
+      start = end;
+    }
+  }
+
+  /** Encodes `keys` (sorted, Buffer.compare order; each at least the 8 token bytes long) and their segment rows. */
+  static encode(keys: readonly Buffer[], rows: ArrayLike<number>): Buffer {
+    return SegmentKeyIndex.encodeRanges(
+      keys.length,
+      (i) => keys[i]!,
+      () => 0,
+      (i) => keys[i]!.length,
+      rows,
+    );
+  }
+
+  /**
+   * Encodes n keys given as byte ranges (key i = bytesOf(i)[startOf(i), endOf(i)), sorted) and their segment
+   * rows: the flush's keys are ranges of buffer records, and a view per key would cost more than the copy.
+   */
+  static encodeRanges(
+    n: number,
+    bytesOf: (i: number) => Uint8Array,
+    startOf: (i: number) => number,
+    endOf: (i: number) => number,
+    rows: ArrayLike<number>,
+  ): Buffer {
+    let keyBytes = 0;
+    for (let i = 0; i < n; i++) keyBytes += endOf(i) - startOf(i);
+    const out = Buffer.allocUnsafe(HEADER + 8 * n + keyBytes);
+    const put32 = (v: number, at: number) => {
+      out[at] = v >>> 24;
+      out[at + 1] = (v >>> 16) & 0xff;
+      out[at + 2] = (v >>> 8) & 0xff;
+      out[at + 3] = v & 0xff;
+    };
+    put32(VERSION << 24, 0);
+    put32(n, 4);
+    let at = HEADER + 8 * n;
+    let end = 0;
+    for (let i = 0; i < n; i++) {
+      const from = startOf(i);
+      const to = endOf(i);
+      put32(rows[i]!, HEADER + 4 * i);
+      copyBytes(bytesOf(i), out, at, from, to);
+      at += to - from;
+      end += to - from;
+      put32(end, HEADER + 4 * n + 4 * i);
+    }
+    return out;
+  }
+
+  static decode(bytes: Buffer): SegmentKeyIndex {
+    if (bytes.length < HEADER || bytes[0] !== VERSION) throw corrupt(`version ${bytes[0]}`);
+    const count = bytes.readUInt32BE(4);
+    if (HEADER + 8 * count > bytes.length) throw corrupt('count');
+    return new SegmentKeyIndex(bytes, count);
+  }
+
+  /** Entry i compared with `key` (negative: entry sorts first). */
+  private compareAt(i: number, key: Buffer, th: number, tl: number): number {
+    const h = this.hi[i]!;
+    if (h !== th) return h < th ? -1 : 1;
+    const l = this.lo[i]!;
+    if (l !== tl) return l < tl ? -1 : 1;
+    return this.bytes.compare(key, 0, key.length, this.starts[i]!, this.ends[i]!);
+  }
+
+  /** First entry whose key is >= `key` (`key` at least 8 bytes). */
+  private lowerBound(key: Buffer): number {
+    const th = key.readUInt32BE(0);
+    const tl = key.readUInt32BE(4);
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compareAt(mid, key, th, tl) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The segment row holding `key`, or -1. */
+  rowOf(key: Buffer): number {
+    const i = this.lowerBound(key);
+    if (i >= this.count || this.compareAt(i, key, key.readUInt32BE(0), key.readUInt32BE(4)) !== 0) return -1;
+    return this.rowOfKey[i]!;
+  }
+
+  /** Calls `visit` for every entry whose key starts with `prefix` (a partition's twin key prefix), in key order. */
+  forPrefix(prefix: Buffer, visit: (key: Buffer, row: number) => void): void {
+    const n = prefix.length;
+    for (let i = this.lowerBound(prefix); i < this.count; i++) {
+      const s = this.starts[i]!;
+      if (this.ends[i]! - s < n || this.bytes.compare(prefix, 0, n, s, s + n) !== 0) return;
+      visit(this.keyAt(i), this.rowOfKey[i]!);
+    }
+  }
+
+  keyAt(i: number): Buffer {
+    return this.bytes.subarray(this.starts[i]!, this.ends[i]!);
+  }
+
+  rowAt(i: number): number {
+    return this.rowOfKey[i]!;
+  }
+}
+
+function corrupt(what: string): PoolError {
+  return new PoolError('POOL_CORRUPT', `Arrow segment key index is damaged (${what})`);
+}
