@@ -285,8 +285,58 @@ async function sameTokenPartitions(): Promise<void> {
   engine.close();
 }
 
+/** After a reopen, segments are read in place from the mapped pool: opening them adds no array buffers. */
+async function zeroCopyAfterReopen(): Promise<void> {
+  const path = join(dir, 'zero-copy.pool');
+  const schema: TwinSchema = {
+    columns: [
+      { name: 'k', id: 0, kind: 'partition_key', type: native('blob'), position: 0 },
+      { name: 'x', id: 2, kind: 'regular', type: native('blob'), position: -1 },
+    ],
+    complexToBytes: () => null,
+  };
+  const opts = { autoFlush: false };
+  let engine = StorageEngine.open({ path, size: 128 * 1024 * 1024, twin: opts });
+  engine.setTwinSchemaSource(() => schema);
+  const id = Buffer.alloc(16, 5);
+  let store = await engine.createTable(id, { clustered: false });
+  const now = Math.floor(Date.now() / 1000);
+  const value = Buffer.alloc(4096, 7);
+  const writes = Array.from({ length: 4000 }, (_, i) =>
+    store.applyMutations(
+      [
+        {
+          key: Buffer.from(`key-${i}`),
+          rows: [
+            { clustering: Buffer.alloc(0), liveness: rowLiveness(i + 1, 0, now), cells: [liveCell(2, i + 1, value)] },
+          ],
+        },
+      ],
+      now,
+    ),
+  );
+  await Promise.all(writes);
+  store.flushTwin();
+  engine.close();
+  engine = StorageEngine.open({ path, twin: opts });
+  engine.setTwinSchemaSource(() => schema);
+  store = engine.table(id)!;
+  const segments = store.twin!.segments();
+  const bytes = segments.reduce((n, s) => n + s.record.size, 0);
+  expect(bytes).toBeGreaterThan(15 * 1024 * 1024);
+  const before = process.memoryUsage().arrayBuffers;
+  const opened = segments.map((s) => s.open());
+  expect(opened.every((o) => o.zeroCopy)).toBe(true);
+  // 15 MiB of segments would show up as array buffers if they were copied out of the pool.
+  expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(2 * 1024 * 1024);
+  expect(checkTwin(store.twin!, now, schema)).toEqual([]);
+  opened.length = 0;
+  engine.close();
+}
+
 describe.skipIf(!hasAddon)('Arrow twin in storage', () => {
   it('rows of two partitions with one token are flushed in the row store order', sameTokenPartitions);
+  it('segments are read in place from the pool after a reopen (no copy)', zeroCopyAfterReopen);
 
   it('an old twin (row pointers, a buffer entry per row) is converted on open', async () => {
     await legacyPointers(false);

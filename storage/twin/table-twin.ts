@@ -63,10 +63,14 @@ export class LiveSegment {
     return this.dv;
   }
 
-  /** The segment's Arrow data; the pool's get copies it once (see docs/arrow-twins.md "Zero copy"). */
+  /**
+   * The segment's Arrow data, read in place from the mapped pool (`view`: no copy; see docs/arrow-twins.md
+   * "Zero copy"). The view lives as long as this object, which the twin drops in the same step that frees the
+   * segment's bytes (compaction, truncate, drop); readers use it within one synchronous step.
+   */
   open(): OpenSegment {
     if (!this.data) {
-      const bytes = this.twin.pool.get(this.twin.handles.segments, segmentBytesKey(this.id));
+      const bytes = this.twin.pool.view(this.twin.handles.segments, segmentBytesKey(this.id));
       if (!bytes) throw new Error(`Arrow segment ${this.id} of table ${this.twin.tableHex} is missing`);
       this.data = openSegment(bytes);
     }
@@ -75,15 +79,14 @@ export class LiveSegment {
 
   /**
    * Bloom filter of the segment's tokens (write path: skip the key-index search for a row it cannot hold). Built
-   * from the cached data, or from a transient copy of the bytes that is not kept (a write-only workload must not
-   * pull every segment into the heap). Undefined when the bytes are missing (a damaged twin; `checkTwin` reports
+   * from the segment's bytes in place. Undefined when the bytes are missing (a damaged twin; `checkTwin` reports
    * it): the write path then searches the key index anyway rather than fail the write.
    */
   tokenFilter(): TokenFilter | undefined {
     if (!this.tokens) {
       let data = this.data;
       if (!data) {
-        const bytes = this.twin.pool.get(this.twin.handles.segments, segmentBytesKey(this.id));
+        const bytes = this.twin.pool.view(this.twin.handles.segments, segmentBytesKey(this.id));
         if (!bytes) return undefined;
         data = openSegment(bytes);
       }
@@ -99,7 +102,8 @@ export class LiveSegment {
    */
   keyIndex(): SegmentKeyIndex | null {
     if (this.keys === undefined) {
-      const bytes = this.twin.pool.get(this.twin.handles.segments, keyIndexKey(this.id));
+      // In place too: the index lives as long as this object (see open()).
+      const bytes = this.twin.pool.view(this.twin.handles.segments, keyIndexKey(this.id));
       this.keys = bytes ? SegmentKeyIndex.decode(bytes) : null;
     }
     return this.keys;
