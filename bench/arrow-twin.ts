@@ -8,11 +8,12 @@
 //   npx tsc -p tsconfig.json && node dist/bench/arrow-twin.js [--rows N] [--skip-no-twin] [--no-duckdb] [--writes-only]
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
+import { processCpuMs } from './support/process-cpu.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -107,13 +108,7 @@ async function stopServer(s: Server): Promise<void> {
 
 /** The server process's CPU time (user + system), ms; undefined where /proc is missing. */
 function serverCpuMs(s: Server): number | undefined {
-  try {
-    const f = readFileSync(`/proc/${s.child.pid}/stat`, 'utf8');
-    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return ((Number(rest[11]) + Number(rest[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
-  } catch {
-    return undefined;
-  }
+  return processCpuMs(s.child.pid);
 }
 
 /** Server CPU per write since `cpu0` (steadier than writes/s on a shared machine). */
