@@ -51,8 +51,8 @@ function compareEntryWith(e: BufferEntry, key: Buffer): number {
   return c !== 0 ? c : e.rec.compare(key, 0, key.length, e.keyAt, e.keyEnd);
 }
 
-/** Decodes a record's entries (no views). */
-function decodeEntries(rec: Buffer, out: BufferEntry[]): void {
+/** Walks a record's entries (`[u32 key length][key][u32 value length][value]`...), by offsets, in order. */
+function walkRecord(rec: Buffer, visit: (k0: number, k1: number, v0: number, v1: number) => void): void {
   let at = 0;
   while (at < rec.length) {
     if (at + 4 > rec.length) throw damaged();
@@ -62,9 +62,14 @@ function decodeEntries(rec: Buffer, out: BufferEntry[]): void {
     const vl = rec.readUInt32BE(k0 + kl);
     const v0 = k0 + kl + 4;
     if (v0 + vl > rec.length) throw damaged();
-    out.push(new BufferEntry(rec, k0, k0 + kl, v0, v0 + vl));
+    visit(k0, k0 + kl, v0, v0 + vl);
     at = v0 + vl;
   }
+}
+
+/** Decodes a record's entries (no views). */
+function decodeEntries(rec: Buffer, out: BufferEntry[]): void {
+  walkRecord(rec, (k0, k1, v0, v1) => out.push(new BufferEntry(rec, k0, k1, v0, v1)));
 }
 
 /** One record of the log: its sequence number, bytes and entry count. */
@@ -170,18 +175,7 @@ export class BufferRecordBuilder {
 
 /** The entries of a record, as views of its bytes, in order. */
 export function decodeBufferRecord(rec: Buffer, visit: (key: Buffer, value: Buffer) => void): void {
-  let at = 0;
-  while (at < rec.length) {
-    if (at + 4 > rec.length) throw damaged();
-    const kl = rec.readUInt32BE(at);
-    const k0 = at + 4;
-    if (k0 + kl + 4 > rec.length) throw damaged();
-    const vl = rec.readUInt32BE(k0 + kl);
-    const v0 = k0 + kl + 4;
-    if (v0 + vl > rec.length) throw damaged();
-    visit(rec.subarray(k0, k0 + kl), rec.subarray(v0, v0 + vl));
-    at = v0 + vl;
-  }
+  walkRecord(rec, (k0, k1, v0, v1) => visit(rec.subarray(k0, k1), rec.subarray(v0, v1)));
 }
 
 function encodeEntries(entries: readonly { readonly key: Buffer; readonly value: Buffer }[]): Buffer {
