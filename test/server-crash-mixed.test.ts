@@ -33,6 +33,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readAllPages } from './support/read-all-pages.js';
 import { seededRandom } from './support/seeded-random.js';
 import { type ServerProcess, startServer } from './support/server-process.js';
 
@@ -107,18 +108,6 @@ const STMT = {
   lwtDelete: 'DELETE FROM cm.lwt WHERE k = ? IF EXISTS',
   counter: 'UPDATE cm.cnt SET c = c + ? WHERE k = ?',
 };
-
-/** Every row of a query, page by page. */
-async function readAll(client: cassandra.Client, query: string): Promise<cassandra.types.Row[]> {
-  const rows: cassandra.types.Row[] = [];
-  let pageState: string | undefined;
-  do {
-    const rs = await client.execute(query, [], { prepare: true, fetchSize: 5000, pageState });
-    rows.push(...rs.rows);
-    pageState = rs.pageState ?? undefined;
-  } while (pageState);
-  return rows;
-}
 
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(String(v)));
 
@@ -272,7 +261,7 @@ describe.skipIf(!ready)('server crash safety under a mixed workload (writes, bat
     const at = `after kill ${round} (${killInfo})`;
     // kv
     const kvRows = new Map<number, { v: number; payload: string }>();
-    for (const r of await readAll(client, 'SELECT k, v, payload FROM cm.kv')) {
+    for (const r of await readAllPages(client, 'SELECT k, v, payload FROM cm.kv')) {
       kvRows.set(r.get('k'), { v: r.get('v'), payload: r.get('payload') });
     }
     for (const k of kvRows.keys()) expect(kv.has(k), `${at}: kv key ${k} was never written`).toBe(true);
@@ -302,10 +291,10 @@ describe.skipIf(!ready)('server crash safety under a mixed workload (writes, bat
 
     // batches
     const seen = new Map<string, { bid: number; payload: string }>();
-    for (const r of await readAll(client, 'SELECT p, c, bid, payload FROM cm.bt1')) {
+    for (const r of await readAllPages(client, 'SELECT p, c, bid, payload FROM cm.bt1')) {
       seen.set(`bt1:${r.get('p')}:${r.get('c')}`, { bid: r.get('bid'), payload: r.get('payload') });
     }
-    for (const r of await readAll(client, 'SELECT p, bid, payload FROM cm.bt2')) {
+    for (const r of await readAllPages(client, 'SELECT p, bid, payload FROM cm.bt2')) {
       seen.set(`bt2:${r.get('p')}`, { bid: r.get('bid'), payload: r.get('payload') });
     }
     for (const key of seen.keys()) expect(batchRows.has(key), `${at}: batch row ${key} was never written`).toBe(true);
@@ -338,7 +327,7 @@ describe.skipIf(!ready)('server crash safety under a mixed workload (writes, bat
 
     // LWT
     const lwtRows = new Map<number, number>();
-    for (const r of await readAll(client, 'SELECT k, v FROM cm.lwt')) lwtRows.set(r.get('k'), r.get('v'));
+    for (const r of await readAllPages(client, 'SELECT k, v FROM cm.lwt')) lwtRows.set(r.get('k'), r.get('v'));
     for (const k of lwtRows.keys()) expect(lwt.has(k), `${at}: lwt key ${k} was never written`).toBe(true);
     for (const [k, s] of lwt) {
       const got = lwtRows.has(k) ? lwtRows.get(k)! : null;
@@ -358,7 +347,7 @@ describe.skipIf(!ready)('server crash safety under a mixed workload (writes, bat
 
     // counters
     const cntRows = new Map<number, number>();
-    for (const r of await readAll(client, 'SELECT k, c FROM cm.cnt')) cntRows.set(r.get('k'), num(r.get('c')));
+    for (const r of await readAllPages(client, 'SELECT k, c FROM cm.cnt')) cntRows.set(r.get('k'), num(r.get('c')));
     for (const k of cntRows.keys()) expect(counters.has(k), `${at}: counter ${k} was never incremented`).toBe(true);
     for (const [w, b] of pendingCounterBatches.entries()) {
       if (!b) continue;

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readAllPages } from './support/read-all-pages.js';
 import { type ServerProcess, startServer } from './support/server-process.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -42,18 +43,6 @@ interface BatchState {
 const payload = (k: number, version: number) => `p-${k}-${version}`;
 const batchPayload = (b: number) => `b-${b}`;
 const BATCH_BASE = 1_000_000_000;
-
-/** Every row of a query, page by page. */
-async function readAll(client: cassandra.Client, query: string): Promise<cassandra.types.Row[]> {
-  const rows: cassandra.types.Row[] = [];
-  let pageState: string | undefined;
-  do {
-    const rs = await client.execute(query, [], { prepare: true, fetchSize: 5000, pageState });
-    rows.push(...rs.rows);
-    pageState = rs.pageState ?? undefined;
-  } while (pageState);
-  return rows;
-}
 
 function hasPmempool(): boolean {
   return spawnSync('pmempool', ['--version']).status === 0;
@@ -97,11 +86,11 @@ describe.skipIf(!ready)('server crash safety under client load', () => {
   /** Reads both tables and checks them against the model; then the model adopts what is there. */
   const verify = async (client: cassandra.Client, round: number): Promise<number> => {
     const kv = new Map<number, { v: number; payload: string }>();
-    for (const row of await readAll(client, 'SELECT k, v, payload FROM crash.kv')) {
+    for (const row of await readAllPages(client, 'SELECT k, v, payload FROM crash.kv')) {
       kv.set(row.k as number, { v: row.v as number, payload: row.payload as string });
     }
     const ev = new Map<number, string>();
-    for (const row of await readAll(client, 'SELECT p, c, v FROM crash.ev')) {
+    for (const row of await readAllPages(client, 'SELECT p, c, v FROM crash.ev')) {
       expect(row.p, `round ${round}: ev row in the wrong partition`).toBe((row.c as number) % 8);
       ev.set(row.c as number, row.v as string);
     }
