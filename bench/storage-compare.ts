@@ -17,7 +17,9 @@
 //
 // Keys: 20 bytes, 4 hash bytes first (so the insert order is random with respect to key order, as for
 // token-prefixed partition keys); values: 100 bytes (the row number in the first 4). Gets visit every key
-// once in a seeded random order; the scan reads all rows in key order. Rates are per wall second; the
+// once in a seeded random order, one call per key, then again 256 keys per call where the engine has a
+// synchronous batched read (ours: getMany; SQLite: `WHERE k IN (256 ?)`; lmdb-js has only an async getMany,
+// so none); the scan reads all rows in key order. Rates are per wall second; the
 // CPU-second rate of the process is printed too, since the machine may be shared.
 
 import { spawnSync } from 'node:child_process';
@@ -125,6 +127,7 @@ const { values: args } = parseArgs({
 });
 
 const BATCH = Number(args.batch);
+const GET_BATCH = 256;
 const KEY = 20;
 const VALUE = 100;
 
@@ -139,6 +142,8 @@ interface ChildResult {
   rows: number;
   put: Phase;
   get: Phase;
+  /** Point gets GET_BATCH keys per call, where the engine has a synchronous batched read. */
+  getBatch?: Phase;
   scan: Phase;
   bytes: number;
   note: string;
@@ -221,9 +226,9 @@ function parent(): void {
     );
     console.log('');
     console.log(
-      '| engine | survives | rows | put/s | get/s | scan rows/s | bytes/row | ours÷theirs: put | get | scan |',
+      `| engine | survives | rows | put/s | get/s | get/s, ${GET_BATCH} keys per call | scan rows/s | bytes/row | ours÷theirs: put | get | batched get | scan |`,
     );
-    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     const base = setting === 'tmpfs' ? ours : group.find((g) => g.id === 'pmemcql-disk-ranges');
     for (const r of group) {
       const spec = RUNS.find((s) => s.id === r.id)!;
@@ -236,10 +241,12 @@ function parent(): void {
         String(r.rows),
         both(r.put),
         both(r.get),
+        r.getBatch ? both(r.getBatch) : '-',
         both(r.scan),
         fmt(r.bytes / r.rows),
         other ? vs(base.put, r.put) : '-',
         other ? vs(base.get, r.get) : '-',
+        other && base.getBatch && r.getBatch ? vs(base.getBatch, r.getBatch) : '-',
         other ? vs(base.scan, r.scan) : '-',
       ];
       console.log(`| ${cells.join(' | ')} |`);
@@ -272,6 +279,8 @@ interface Store {
   putBatch(from: number, to: number): void;
   /** The value's length (0 when missing) after checking its first 4 bytes are `i`. */
   get(i: number): number;
+  /** The keys order[from, to) read with one batched call; returns the bytes read (values checked). */
+  getBatch?(order: Uint32Array, from: number, to: number): number;
   /** All rows in key order; returns how many. */
   scanAll(): number;
   bytes(): number;
@@ -365,6 +374,16 @@ async function runChild(spec: RunSpec): Promise<ChildResult> {
       if (bytes !== n * VALUE) throw new Error(`${spec.id}: gets returned ${bytes} bytes, expected ${n * VALUE}`);
       return n;
     });
+    let getBatch: Phase | undefined;
+    if (store.getBatch) {
+      const batched = store.getBatch.bind(store);
+      getBatch = timed(() => {
+        let bytes = 0;
+        for (let j = 0; j < n; j += GET_BATCH) bytes += batched(order, j, Math.min(n, j + GET_BATCH));
+        if (bytes !== n * VALUE) throw new Error(`${spec.id}: batched gets returned ${bytes} bytes`);
+        return n;
+      });
+    }
     const scan = timed(() => {
       const seen = store.scanAll();
       if (seen !== n) throw new Error(`${spec.id}: scan saw ${seen} rows, expected ${n}`);
@@ -372,7 +391,7 @@ async function runChild(spec: RunSpec): Promise<ChildResult> {
     });
     const bytes = store.bytes();
     await store.close();
-    return { id: spec.id, rows: n, put, get, scan, bytes, note };
+    return { id: spec.id, rows: n, put, get, getBatch, scan, bytes, note };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -407,6 +426,17 @@ async function openStore(
         pool.apply(b);
       },
       get: (i) => check(pool.get(root, key(i)), i),
+      getBatch(order, from, to) {
+        const keys: Buffer[] = [];
+        for (let j = from; j < to; j++) keys.push(key(order[j]!));
+        // Values read in place (no Buffer per value), as the row decoders do.
+        let bytes = 0;
+        pool.getManyEach(root, keys, (i, b, off, len) => {
+          if (len < 0 || b.readUInt32BE(off) !== order[from + i]) throw new Error(`${spec.id}: wrong value`);
+          bytes += len;
+        });
+        return bytes;
+      },
       scanAll() {
         let n = 0;
         let bound: Buffer | undefined;
@@ -476,6 +506,10 @@ async function openStore(
   db.exec('CREATE TABLE kv (k BLOB PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID');
   const insert = db.prepare('INSERT OR REPLACE INTO kv (k, v) VALUES (?, ?)');
   const select = db.prepare('SELECT v FROM kv WHERE k = ?').pluck();
+  // The batched read: one statement for GET_BATCH keys (rows come back in key order, not asked order).
+  const selectMany = db.prepare(`SELECT k, v FROM kv WHERE k IN (${new Array(GET_BATCH).fill('?').join(',')})`).raw();
+  const selectFew = (n: number) =>
+    db.prepare(`SELECT k, v FROM kv WHERE k IN (${new Array(n).fill('?').join(',')})`).raw();
   const scan = db.prepare('SELECT k, v FROM kv ORDER BY k').raw();
   const putMany = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) insert.run(key(i), value(i));
@@ -484,6 +518,18 @@ async function openStore(
   return {
     putBatch: (from, to) => putMany(from, to),
     get: (i) => check(select.get(key(i)) as Buffer | undefined, i),
+    getBatch(order, from, to) {
+      const keys: Buffer[] = [];
+      for (let j = from; j < to; j++) keys.push(key(order[j]!));
+      const stmt = keys.length === GET_BATCH ? selectMany : selectFew(keys.length);
+      let bytes = 0;
+      for (const row of stmt.iterate(...keys)) {
+        const [k, v] = row as [Buffer, Buffer];
+        // The row number is in the key's text part (row:NNNNNNNNNNNN).
+        bytes += check(v, Number(k.subarray(8).toString('latin1')));
+      }
+      return bytes;
+    },
     scanAll() {
       let n = 0;
       for (const row of scan.iterate()) if (((row as Buffer[])[1] as Buffer).length === VALUE) n++;

@@ -13,6 +13,7 @@ import type {
   PoolInfo,
   ScanOptions,
   ScanResult,
+  ValueVisitor,
   WriteBatch,
 } from './native-pool.js';
 import { PoolError } from './native-pool.js';
@@ -58,6 +59,16 @@ interface Addon {
   getChild(pool: RawHandle, map: number, key: Buffer): number;
   count(pool: RawHandle, map: number): number;
   view(pool: RawHandle, map: number, key: Buffer): number | Buffer;
+  getMany(
+    pool: RawHandle,
+    map: number,
+    keys: readonly Buffer[],
+    from: number,
+    count: number,
+    out: Buffer,
+    offset: number,
+    lens: Int32Array,
+  ): number;
   setErrorClass(ctor: typeof PoolError): void;
   enableCommitSync(): boolean;
   layoutVersion: number;
@@ -121,6 +132,8 @@ const OP_CLEAR = 5;
 // allocUnsafe pool: one small object per result and no second copy. A retained result keeps its
 // block alive, hence small blocks; values over a quarter block come back as their own Buffer.
 const VALUE_BLOCK_BYTES = 16 * 1024;
+// Keys per getMany() call into the addon: enough groups of interleaved descents to pay for the call.
+const GET_MANY_CHUNK = 256;
 
 class BatchChildRef implements ChildRef {
   constructor(
@@ -220,6 +233,9 @@ class Pool implements NativePool {
   private readonly handle: RawHandle;
   private block: Buffer;
   private blockUsed = 0;
+  private readonly manyLens = new Int32Array(GET_MANY_CHUNK);
+  // getManyEach's values: reused by every call (visitors read them in place, never keep them).
+  private readonly visitBlock = Buffer.allocUnsafeSlow(64 * 1024);
 
   constructor(addon: Addon, raw: RawPool, block: Buffer) {
     this.addon = addon;
@@ -246,6 +262,61 @@ class Pool implements NativePool {
     const at = this.blockUsed;
     this.blockUsed = (at + r + 7) & ~7;
     return this.block.subarray(at, at + r);
+  }
+
+  getMany(map: MapHandle, keys: readonly Buffer[]): (Buffer | undefined)[] {
+    const out: (Buffer | undefined)[] = new Array(keys.length);
+    const lens = this.manyLens;
+    for (let from = 0; from < keys.length; ) {
+      const n = Math.min(GET_MANY_CHUNK, keys.length - from);
+      const done = this.addon.getMany(this.handle, map, keys, from, n, this.block, this.blockUsed, lens);
+      let at = this.blockUsed;
+      for (let i = 0; i < done; i++) {
+        const len = lens[i]!;
+        if (len >= 0) {
+          out[from + i] = this.block.subarray(at, at + len);
+          at = (at + len + 7) & ~7;
+        } else {
+          out[from + i] = len === -3 ? this.get(map, keys[from + i]!) : undefined;
+        }
+      }
+      this.blockUsed = at;
+      // Fewer answered than asked: the block is full; the rest go to a fresh one.
+      if (done < n) this.newBlock();
+      from += done;
+    }
+    return out;
+  }
+
+  getManyEach(map: MapHandle, keys: readonly Buffer[], visit: ValueVisitor): void {
+    const lens = this.manyLens;
+    const bytes = this.visitBlock;
+    for (let from = 0; from < keys.length; ) {
+      const done = this.addon.getMany(
+        this.handle,
+        map,
+        keys,
+        from,
+        Math.min(GET_MANY_CHUNK, keys.length - from),
+        bytes,
+        0,
+        lens,
+      );
+      let at = 0;
+      for (let i = 0; i < done; i++) {
+        const len = lens[i]!;
+        if (len >= 0) {
+          visit(from + i, bytes, at, len);
+          at = (at + len + 7) & ~7;
+        } else if (len === -3) {
+          const v = this.get(map, keys[from + i]!)!;
+          visit(from + i, v, 0, v.length);
+        } else {
+          visit(from + i, bytes, 0, -1);
+        }
+      }
+      from += done;
+    }
   }
 
   view(map: MapHandle, key: Buffer): Buffer | undefined {

@@ -149,6 +149,40 @@ describe('native pool: basics', () => {
     pool.close();
   });
 
+  it('getMany answers thousands of keys across value blocks: small, large, absent and child entries', () => {
+    const pool = openPool({ path: poolPath(), size: 32 * MiB });
+    const sizes = [0, 1, 7, 100, 1000, 4095, 4096, 4097, 9000];
+    const batch = pool.batch();
+    for (let i = 0; i < 3000; i++) batch.put(pool.root, b(`k${i}`), Buffer.alloc(sizes[i % sizes.length]!, i & 255));
+    batch.ensureChild(pool.root, b('child'));
+    pool.apply(batch);
+    const keys: Buffer[] = [];
+    for (let i = 2999; i >= 0; i--) keys.push(b(`k${i}`), b(`missing${i}`));
+    keys.push(b('child'));
+    const got = pool.getMany(pool.root, keys);
+    for (let j = 0; j < 6000; j += 2) {
+      const i = 2999 - j / 2;
+      expect(got[j]?.equals(Buffer.alloc(sizes[i % sizes.length]!, i & 255))).toBe(true);
+      expect(got[j + 1]).toBeUndefined();
+    }
+    expect(got[6000]).toBeUndefined();
+    // getManyEach visits the same values in place, in key order, -1 for absent keys and child maps.
+    const seen: (Buffer | undefined)[] = [];
+    pool.getManyEach(pool.root, keys, (i, bytes, offset, length) => {
+      expect(i).toBe(seen.length);
+      seen.push(length < 0 ? undefined : Buffer.from(bytes.subarray(offset, offset + length)));
+    });
+    expect(seen).toEqual(got);
+    // The results stay valid after later reads and writes.
+    pool.getMany(pool.root, keys.slice(0, 500));
+    const batch2 = pool.batch();
+    for (let i = 0; i < 3000; i++) batch2.put(pool.root, b(`k${i}`), Buffer.alloc(3, 1));
+    pool.apply(batch2);
+    expect(got[0]?.equals(Buffer.alloc(sizes[2999 % sizes.length]!, 2999 & 255))).toBe(true);
+    expect(pool.getMany(pool.root, [])).toEqual([]);
+    pool.close();
+  });
+
   it('views a value in place: same bytes as get, no copy into process memory', () => {
     const pool = openPool({ path: poolPath(), size: 64 * MiB });
     const big = Buffer.alloc(8 * MiB);
@@ -395,6 +429,17 @@ describe('native pool: random operations against a model (property)', () => {
         expectScan(pool, map, sorted, {});
         expectScan(pool, map, sorted, { reverse: true });
         for (const [k, v] of sorted.slice(0, 50)) expect(pool.get(map, k)).toEqual(v);
+        // getMany over present keys, absent ones and keys sharing their first 8 bytes (the prefix the
+        // batched leaf search compares first), in a shuffled order.
+        const probes = [...sorted.map(([k]) => k), b('abcdefgh'), b('abcdefghz'), b('zz'), b('')];
+        probes.sort(() => Math.random() - 0.5);
+        const many = pool.getMany(map, probes);
+        expect(many.length).toBe(probes.length);
+        for (let i = 0; i < probes.length; i++) expect(many[i]).toEqual(model.get(probes[i]!.toString('hex')));
+        pool.getManyEach(map, probes, (i, bytes, offset, length) => {
+          const want = model.get(probes[i]!.toString('hex'));
+          expect(length < 0 ? undefined : Buffer.from(bytes.subarray(offset, offset + length))).toEqual(want);
+        });
         if (sorted.length > 2) {
           const mid = sorted[sorted.length >> 1]![0];
           expectScan(pool, map, sorted, { start: mid, startInclusive: false, limit: 17 });

@@ -130,6 +130,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
   static napi_value FastGetChild(napi_env env, napi_callback_info cb);
   static napi_value FastCount(napi_env env, napi_callback_info cb);
   static napi_value FastView(napi_env env, napi_callback_info cb);
+  static napi_value FastGetMany(napi_env env, napi_callback_info cb);
 
  private:
   Pool& pool() {
@@ -271,6 +272,8 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
   size_t scratchLen_ = 0;
   std::vector<uint8_t> scanOut_;
   std::vector<uint64_t> created_;
+  std::vector<tree::Key> manyKeys_;
+  std::vector<const Entry*> manyFound_;
   bool viewsIssued_ = false;
 };
 
@@ -329,6 +332,61 @@ napi_value PoolWrap::FastGet(napi_env env, napi_callback_info cb) {
     }
     if (off <= w->scratchLen_ && e->vlen <= w->scratchLen_ - off) memcpy(w->scratch_ + off, e->value(), e->vlen);
     return number(env, e->vlen);
+  });
+}
+
+// getMany(handle, map, keys: Buffer[], from, count, out: Buffer, off, lens: Int32Array): point reads of
+// keys[from, from + count), their tree descents interleaved (findEntries). Values are copied into `out`
+// from `off` on, each at the next 8-byte boundary; lens[i] gets the length, or -1 absent, -2 child map,
+// -3 over a quarter of `out` (read it with get()). Returns how many keys were answered: fewer than
+// `count` when `out` filled up (JS continues in a fresh buffer).
+napi_value PoolWrap::FastGetMany(napi_env env, napi_callback_info cb) {
+  return fastCall<8>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
+    Pool& p = w->pool();
+    uint64_t map = handleArg(env, argv[1]);
+    uint32_t from, count, off;
+    if (napi_get_value_uint32(env, argv[3], &from) != napi_ok || napi_get_value_uint32(env, argv[4], &count) != napi_ok ||
+        napi_get_value_uint32(env, argv[6], &off) != napi_ok)
+      throw PoolErr("BAD_ARGUMENT", "from, count and offset must be numbers");
+    Bytes out = bytesArg(env, argv[5], "out");
+    napi_typedarray_type type;
+    size_t lensLen;
+    void* lensData;
+    if (napi_get_typedarray_info(env, argv[7], &type, &lensLen, &lensData, nullptr, nullptr) != napi_ok ||
+        type != napi_int32_array || lensLen < count)
+      throw PoolErr("BAD_ARGUMENT", "lens must be an Int32Array of at least count entries");
+    int32_t* lens = static_cast<int32_t*>(lensData);
+    auto& keys = w->manyKeys_;
+    keys.clear();
+    for (uint32_t i = 0; i < count; i++) {
+      napi_value k;
+      if (napi_get_element(env, argv[2], from + i, &k) != napi_ok) throw PoolErr("BAD_ARGUMENT", "keys must be an array");
+      Bytes b = bytesArg(env, k, "key");
+      keys.emplace_back(b.data, b.len);
+    }
+    w->manyFound_.resize(count);
+    const Entry** found = w->manyFound_.data();
+    findEntries(p, map, keys.data(), count, found);
+    // The value copies write into a JS-owned buffer: const only for the reading helpers above.
+    uint8_t* dst = const_cast<uint8_t*>(out.data);
+    size_t pos = off;
+    uint32_t i = 0;
+    for (; i < count; i++) {
+      const Entry* e = found[i];
+      if (!e) {
+        lens[i] = -1;
+      } else if (e->child) {
+        lens[i] = -2;
+      } else if (e->vlen > out.len / 4) {
+        lens[i] = -3;
+      } else {
+        if (pos > out.len || e->vlen > out.len - pos) break;
+        memcpy(dst + pos, e->value(), e->vlen);
+        lens[i] = static_cast<int32_t>(e->vlen);
+        pos = (pos + e->vlen + 7) & ~static_cast<size_t>(7);
+      }
+    }
+    return number(env, i);
   });
 }
 
@@ -393,7 +451,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("enableCommitSync", Napi::Function::New(env, EnableCommitSync));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},
-      {"view", PoolWrap::FastView}};
+      {"view", PoolWrap::FastView}, {"getMany", PoolWrap::FastGetMany}};
   for (const auto& [name, fn] : fast) {
     napi_value f;
     napi_create_function(env, name, NAPI_AUTO_LENGTH, fn, nullptr, &f);

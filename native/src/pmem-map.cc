@@ -413,6 +413,59 @@ const Entry* findEntry(const Pool& pool, uint64_t map, const uint8_t* key, uint3
   return tree::compareKeys(e->key(), e->klen, key, klen) == 0 ? e : nullptr;
 }
 
+void findEntries(const Pool& pool, uint64_t map, const tree::Key* keys, size_t n, const Entry** out) {
+  const MapHeader* h = mapHeader(pool, map);
+  if (h->root == 0) {
+    for (size_t i = 0; i < n; i++) out[i] = nullptr;
+    return;
+  }
+  if (h->height > kMaxHeight) tree::corrupt("tree too deep");
+  // Level by level over a group: while one key's node is being fetched, the others' searches run.
+  constexpr size_t kGroup = 16;
+  uint64_t node[kGroup];
+  for (size_t base = 0; base < n; base += kGroup) {
+    size_t g = n - base < kGroup ? n - base : kGroup;
+    for (size_t j = 0; j < g; j++) node[j] = h->root;
+    for (uint32_t lvl = h->height; lvl > 1; lvl--) {
+      for (size_t j = 0; j < g; j++) {
+        const Inner* in = innerAt(pool, node[j]);
+        node[j] = in->child[innerSearch(pool, in, keys[base + j])];
+        tree::prefetchNode(pool, node[j], lvl == 2);
+      }
+    }
+    // Leaves by prefix only (a full compare would stall on the entry blob): the one candidate's
+    // blob is prefetched and compared in the next pass; a leaf holding several keys with this
+    // prefix takes the ordinary search there.
+    bool shared[kGroup];
+    for (size_t j = 0; j < g; j++) {
+      const uint64_t pfx = keys[base + j].pfx;
+      const Leaf* l = leafAt(pool, node[j]);
+      int lo = 0, hi = l->h.n;
+      while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (slotAt(l, mid).pfx < pfx) lo = mid + 1;
+        else hi = mid;
+      }
+      out[base + j] = nullptr;
+      shared[j] = false;
+      if (lo >= l->h.n || slotAt(l, lo).pfx != pfx) continue;
+      shared[j] = lo + 1 < l->h.n && slotAt(l, lo + 1).pfx == pfx;
+      out[base + j] = pool.at<Entry>(slotAt(l, lo).ent);
+      __builtin_prefetch(out[base + j]);
+    }
+    for (size_t j = 0; j < g; j++) {
+      const tree::Key& k = keys[base + j];
+      if (shared[j]) {
+        const Leaf* l = leafAt(pool, node[j]);
+        int i = leafSearch(pool, l, k, false);
+        out[base + j] = i < l->h.n ? pool.at<Entry>(slotAt(l, i).ent) : nullptr;
+      }
+      const Entry* e = out[base + j];
+      if (e && tree::compareKeys(e->key(), e->klen, k.p, k.len) != 0) out[base + j] = nullptr;
+    }
+  }
+}
+
 void mapPut(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, const uint8_t* value, uint32_t vlen) {
   Pool& pool = tx.pool();
   MapHeader* h = mapHeader(pool, map);

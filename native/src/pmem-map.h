@@ -18,6 +18,14 @@ uint64_t createMap(Tx& tx);
 /** The entry stored under `key`, or nullptr. Read-only; no transaction needed. */
 const Entry* findEntry(const Pool& pool, uint64_t map, const uint8_t* key, uint32_t klen);
 
+namespace tree {
+struct Key;
+}
+
+/** findEntry for n keys at once (out[i] for keys[i]); their tree descents are interleaved so the
+ *  cache misses of different keys overlap. */
+void findEntries(const Pool& pool, uint64_t map, const tree::Key* keys, size_t n, const Entry** out);
+
 /** Inserts or replaces a value. A child map previously under `key` is freed recursively. */
 void mapPut(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, const uint8_t* value, uint32_t vlen);
 
