@@ -206,7 +206,9 @@ async function main(): Promise<void> {
   console.log(
     '\nServer ops per CPU-second: what one core of server could answer if the clients ran elsewhere (the issue-4 target is 40 k/s).',
   );
-  console.log('Client CPU µs/op: all client processes together (cassandra-driver), the floor the server shares the cores with.');
+  console.log(
+    'Client CPU µs/op: all client processes together (cassandra-driver), the floor the server shares the cores with.',
+  );
 }
 
 const workerArg = process.argv.indexOf('--worker');
