@@ -7,7 +7,7 @@
 // Run: npx tsc -p tsconfig.json && node dist/bench/cql-throughput.js [--ops 200000] [--mode emulated|disk] [--clients 2]
 //   [--warmup 20000] (untimed INSERTs and SELECTs first, so that V8 has compiled the hot path: in a cold server
 //   TurboFan's compiler threads took ~35 % of the first 40 000 requests' CPU) [--in-flight 64,256] [--only insert|select] [--port N --server-pid P] (an already running server, e.g. under
-//   `node --cpu-prof`)
+//   `node --cpu-prof`) [--lean-driver] (driver settings that save client CPU, see leanDriverOptions)
 
 import { type ChildProcess, fork } from 'node:child_process';
 import cassandra from 'cassandra-driver';
@@ -33,6 +33,19 @@ interface WorkerJob {
   first: number;
   count: number;
   concurrency: number;
+  /** Driver settings a user of a one-node cluster may choose to save client CPU (see leanDriverOptions). */
+  leanDriver: boolean;
+}
+
+/**
+ * `--lean-driver`: no per-request read timeout timer (readTimeout 0) and round-robin instead of token-aware
+ * routing (with one node the token — a Murmur3 hash of every routing key in JS — picks nothing).
+ */
+function leanDriverOptions(): Partial<cassandra.ClientOptions> {
+  return {
+    socketOptions: { readTimeout: 0 },
+    policies: { loadBalancing: new cassandra.policies.loadBalancing.DCAwareRoundRobinPolicy('datacenter1') },
+  };
 }
 
 /** What a worker sends back once its share is done. */
@@ -56,6 +69,7 @@ async function worker(job: WorkerJob): Promise<void> {
     contactPoints: [`127.0.0.1:${job.port}`],
     localDataCenter: 'datacenter1',
     pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 1 }, maxRequestsPerConnection: 4096 },
+    ...(job.leanDriver ? leanDriverOptions() : {}),
   });
   await client.connect();
   const value = Buffer.alloc(100, 7);
@@ -109,6 +123,7 @@ async function run(
       first: base + w * share,
       count: share,
       concurrency: Math.max(1, Math.floor(concurrency / clients)),
+      leanDriver: process.argv.includes('--lean-driver'),
     };
     const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], { stdio: 'inherit' });
     workers.push(child);
@@ -190,7 +205,7 @@ async function main(): Promise<void> {
     await server.stop();
   }
   console.log(
-    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes, client and server on one machine`,
+    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${process.argv.includes('--lean-driver') ? ' (--lean-driver)' : ''}, client and server on one machine`,
   );
   console.log(
     '| workload | in flight | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server ops per CPU-second |',
