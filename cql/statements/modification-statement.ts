@@ -542,7 +542,8 @@ export class ModificationStatement implements CqlStatement {
     }
     const updates: PartitionUpdate[] = keys.map((key) => ({
       key,
-      token: murmur3Token(key),
+      // No token: storage hashes the key straight into its map key, without building a bigint (mutation.ts).
+      token: undefined,
       deletion: partitionDeletion,
       staticRow,
       rows,
