@@ -2,7 +2,7 @@
 // requests, pool usage, partitions per table, group-commit sizes. Requests are measured by wrapping
 // the QueryHandler, so the protocol code stays untouched.
 
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { CqlError } from '../cql/errors.js';
 import type {
   BatchRequest,
@@ -12,7 +12,8 @@ import type {
   ResultMessage,
   ServerEvent,
 } from '../cql/query-handler.js';
-import { REQUEST_OPCODES, type RequestOpcode, RequestStats } from './request-stats.js';
+import { REQUEST_OPCODES, type RequestOpcode, RequestStats, registerScrapeTimeMetric } from './request-stats.js';
+import { ScrapeTimeHistogram } from './scrape-time-histogram.js';
 
 const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -20,18 +21,9 @@ export class ServerMetrics {
   readonly registry = new Registry();
   /** Requests by opcode, errors by code, latency and in-flight requests: plain numbers until scraped. */
   readonly requests = new RequestStats(LATENCY_BUCKETS);
-  readonly commitOps = new Histogram({
-    name: 'pmemcql_group_commit_ops',
-    help: 'Writes per group-commit transaction',
-    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096],
-    registers: [this.registry],
-  });
-  readonly commitSeconds = new Histogram({
-    name: 'pmemcql_group_commit_seconds',
-    help: 'Time to apply one group-commit transaction',
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  /** Writes per group-commit transaction, and the time apply() took (seconds): recorded per commit. */
+  readonly commitOps = new ScrapeTimeHistogram([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096]);
+  readonly commitSeconds = new ScrapeTimeHistogram(LATENCY_BUCKETS);
   ready = false;
 
   constructor() {
@@ -41,6 +33,20 @@ export class ServerMetrics {
       latency: 'pmemcql_request_duration_seconds',
       inFlight: 'pmemcql_requests_in_flight',
     });
+    registerScrapeTimeMetric(
+      this.registry,
+      'pmemcql_group_commit_ops',
+      'Writes per group-commit transaction',
+      'histogram',
+      () => this.commitOps.values('pmemcql_group_commit_ops'),
+    );
+    registerScrapeTimeMetric(
+      this.registry,
+      'pmemcql_group_commit_seconds',
+      'Time to apply one group-commit transaction',
+      'histogram',
+      () => this.commitSeconds.values('pmemcql_group_commit_seconds'),
+    );
     collectDefaultMetrics({ register: this.registry, prefix: 'pmemcql_' });
     this.gauge('pmemcql_ready', '1 once the server accepts CQL connections', [], (g) => g.set(this.ready ? 1 : 0));
   }
@@ -65,19 +71,19 @@ export class ServerMetrics {
       stats.error(err instanceof CqlError ? `0x${err.code.toString(16).padStart(4, '0')}` : 'server');
     const observe = <T extends ResultMessage>(opcode: number, result: T | Promise<T>, t0: number): T | Promise<T> => {
       if (!(result instanceof Promise)) {
-        stats.observe(opcode, (performance.now() - t0) / 1000);
+        stats.latency[opcode]!.observe((performance.now() - t0) / 1000);
         return result;
       }
       stats.inFlight++;
       return result.then(
         (r) => {
           stats.inFlight--;
-          stats.observe(opcode, (performance.now() - t0) / 1000);
+          stats.latency[opcode]!.observe((performance.now() - t0) / 1000);
           return r;
         },
         (e: unknown) => {
           stats.inFlight--;
-          stats.observe(opcode, (performance.now() - t0) / 1000);
+          stats.latency[opcode]!.observe((performance.now() - t0) / 1000);
           failed(e);
           throw e;
         },
@@ -90,7 +96,7 @@ export class ServerMetrics {
       try {
         result = call();
       } catch (e) {
-        stats.observe(opcode, (performance.now() - t0) / 1000);
+        stats.latency[opcode]!.observe((performance.now() - t0) / 1000);
         failed(e);
         throw e;
       }
