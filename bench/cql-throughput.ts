@@ -7,7 +7,8 @@
 // Run: npx tsc -p tsconfig.json && node dist/bench/cql-throughput.js [--ops 200000] [--mode emulated|disk] [--clients 2]
 //   [--warmup 20000] (untimed INSERTs and SELECTs first, so that V8 has compiled the hot path: in a cold server
 //   TurboFan's compiler threads took ~35 % of the first 40 000 requests' CPU) [--in-flight 64,256] [--only insert|select] [--port N --server-pid P] (an already running server, e.g. under
-//   `node --cpu-prof`) [--lean-driver] (driver settings that save client CPU, see leanDriverOptions)
+//   `node --cpu-prof`) [--rate N] (open loop: N requests/s in all, for latency at a given load; the in-flight
+//   figure is then the most outstanding at once) [--lean-driver] (driver settings that save client CPU, see leanDriverOptions)
 
 import { type ChildProcess, fork } from 'node:child_process';
 import cassandra from 'cassandra-driver';
@@ -35,6 +36,8 @@ interface WorkerJob {
   concurrency: number;
   /** Driver settings a user of a one-node cluster may choose to save client CPU (see leanDriverOptions). */
   leanDriver: boolean;
+  /** Open loop: this worker's requests per second (0: as fast as `concurrency` allows). */
+  rate: number;
 }
 
 /**
@@ -84,12 +87,17 @@ async function worker(job: WorkerJob): Promise<void> {
   process.send!({ ready: true });
   await new Promise<void>((ok) => process.once('message', () => ok()));
   const cpu0 = process.cpuUsage();
+  const start = performance.now();
   const loop = async () => {
     for (;;) {
       const i = next++;
       if (i >= job.count) return;
       const k = cassandra.types.Long.fromNumber(job.first + i);
-      const t0 = performance.now();
+      // With --rate, request i is due at start + i / rate and its latency counts from then: time spent waiting
+      // for a free slot behind a slow answer is latency too (no coordinated omission).
+      const due = job.rate > 0 ? start + (i * 1000) / job.rate : 0;
+      if (due - performance.now() >= 1) await new Promise((ok) => setTimeout(ok, due - performance.now()));
+      const t0 = job.rate > 0 ? due : performance.now();
       if (job.kind === 'insert') await client.execute(INSERT, [k, value], { prepare: true });
       else await client.execute(SELECT, [k], { prepare: true });
       latencies[i] = performance.now() - t0;
@@ -124,6 +132,7 @@ async function run(
       count: share,
       concurrency: Math.max(1, Math.floor(concurrency / clients)),
       leanDriver: process.argv.includes('--lean-driver'),
+      rate: Number(arg('rate', '0')) / clients,
     };
     const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], { stdio: 'inherit' });
     workers.push(child);
@@ -205,7 +214,7 @@ async function main(): Promise<void> {
     await server.stop();
   }
   console.log(
-    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${process.argv.includes('--lean-driver') ? ' (--lean-driver)' : ''}, client and server on one machine`,
+    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${process.argv.includes('--lean-driver') ? ' (--lean-driver)' : ''}${arg('rate', '') ? `, open loop at ${arg('rate', '')} requests/s` : ''}, client and server on one machine`,
   );
   console.log(
     '| workload | in flight | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server ops per CPU-second |',
