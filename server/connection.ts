@@ -820,15 +820,10 @@ export class Connection implements ConnectionInfo {
     if (this.segments) this.envelopeEnds.push(this.out.mark);
   }
 
-  /**
-   * Answers that come later (group commit) go out at the end of the current microtask checkpoint: the promises
-   * of one commit settle together, so their responses leave in one write right after it, not one event-loop
-   * iteration later.
-   */
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    queueMicrotask(this.flushNow);
+    setImmediate(this.flushNow);
   }
 
   private flush(): void {
