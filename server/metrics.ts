@@ -2,6 +2,8 @@
 // requests, pool usage, partitions per table, group-commit sizes. Requests are measured by wrapping
 // the QueryHandler, so the protocol code stays untouched.
 
+// Imported, not the global: globalThis.performance is an accessor Node resolves on every use.
+import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { CqlError } from '../cql/errors.js';
 import type {
