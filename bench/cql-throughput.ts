@@ -2,7 +2,13 @@
 // server (started here, emulated or disk mode), at several numbers of requests in flight. The load
 // comes from `--clients` worker processes (default 2) so that the driver, not the server, is not the
 // single-core bottleneck of the measurement.
+// The client processes' own CPU per operation is printed next to the server's: on a shared machine the two
+// together bound the throughput (2 cores at 40 k ops/s leave ~50 µs of CPU per operation for both).
 // Run: npx tsc -p tsconfig.json && node dist/bench/cql-throughput.js [--ops 200000] [--mode emulated|disk] [--clients 2]
+//   [--warmup 20000] (untimed INSERTs and SELECTs first, so that V8 has compiled the hot path: in a cold server
+//   TurboFan's compiler threads took ~35 % of the first 40 000 requests' CPU) [--in-flight 64,256] [--only insert|select] [--port N --server-pid P] (an already running server, e.g. under
+//   `node --cpu-prof`) [--rate N] (open loop: N requests/s in all, for latency at a given load; the in-flight
+//   figure is then the most outstanding at once) [--lean-driver] (driver settings that save client CPU, see leanDriverOptions)
 
 import { type ChildProcess, fork } from 'node:child_process';
 import cassandra from 'cassandra-driver';
@@ -18,6 +24,8 @@ interface Result {
   max: number;
   /** Server CPU per operation (µs), when /proc shows it. */
   serverCpuUs: number | undefined;
+  /** The client processes' CPU per operation (µs), from process.cpuUsage() in each worker. */
+  clientCpuUs: number;
 }
 
 interface WorkerJob {
@@ -26,6 +34,28 @@ interface WorkerJob {
   first: number;
   count: number;
   concurrency: number;
+  /** Driver settings a user of a one-node cluster may choose to save client CPU (see leanDriverOptions). */
+  leanDriver: boolean;
+  /** Open loop: this worker's requests per second (0: as fast as `concurrency` allows). */
+  rate: number;
+}
+
+/**
+ * `--lean-driver`: no per-request read timeout timer (readTimeout 0) and round-robin instead of token-aware
+ * routing (with one node the token — a Murmur3 hash of every routing key in JS — picks nothing).
+ */
+function leanDriverOptions(): Partial<cassandra.ClientOptions> {
+  return {
+    socketOptions: { readTimeout: 0 },
+    policies: { loadBalancing: new cassandra.policies.loadBalancing.DCAwareRoundRobinPolicy('datacenter1') },
+  };
+}
+
+/** What a worker sends back once its share is done. */
+interface WorkerReport {
+  latencies: number[];
+  /** CPU (µs, user + system) the worker used between the start signal and its last answer. */
+  cpuUs: number;
 }
 
 function arg(name: string, fallback: string): string {
@@ -42,6 +72,7 @@ async function worker(job: WorkerJob): Promise<void> {
     contactPoints: [`127.0.0.1:${job.port}`],
     localDataCenter: 'datacenter1',
     pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 1 }, maxRequestsPerConnection: 4096 },
+    ...(job.leanDriver ? leanDriverOptions() : {}),
   });
   await client.connect();
   const value = Buffer.alloc(100, 7);
@@ -55,19 +86,27 @@ async function worker(job: WorkerJob): Promise<void> {
   );
   process.send!({ ready: true });
   await new Promise<void>((ok) => process.once('message', () => ok()));
+  const cpu0 = process.cpuUsage();
+  const start = performance.now();
   const loop = async () => {
     for (;;) {
       const i = next++;
       if (i >= job.count) return;
       const k = cassandra.types.Long.fromNumber(job.first + i);
-      const t0 = performance.now();
+      // With --rate, request i is due at start + i / rate and its latency counts from then: time spent waiting
+      // for a free slot behind a slow answer is latency too (no coordinated omission).
+      const due = job.rate > 0 ? start + (i * 1000) / job.rate : 0;
+      if (due - performance.now() >= 1) await new Promise((ok) => setTimeout(ok, due - performance.now()));
+      const t0 = job.rate > 0 ? due : performance.now();
       if (job.kind === 'insert') await client.execute(INSERT, [k, value], { prepare: true });
       else await client.execute(SELECT, [k], { prepare: true });
       latencies[i] = performance.now() - t0;
     }
   };
   await Promise.all(Array.from({ length: job.concurrency }, loop));
-  process.send!({ latencies: Array.from(latencies) });
+  const cpu = process.cpuUsage(cpu0);
+  const report: WorkerReport = { latencies: Array.from(latencies), cpuUs: cpu.user + cpu.system };
+  process.send!(report);
   await client.shutdown();
 }
 
@@ -84,7 +123,7 @@ async function run(
   const share = Math.floor(total / clients);
   const workers: ChildProcess[] = [];
   const ready: Promise<void>[] = [];
-  const results: Promise<number[]>[] = [];
+  const reports: Promise<WorkerReport>[] = [];
   for (let w = 0; w < clients; w++) {
     const job: WorkerJob = {
       port,
@@ -92,14 +131,16 @@ async function run(
       first: base + w * share,
       count: share,
       concurrency: Math.max(1, Math.floor(concurrency / clients)),
+      leanDriver: process.argv.includes('--lean-driver'),
+      rate: Number(arg('rate', '0')) / clients,
     };
     const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], { stdio: 'inherit' });
     workers.push(child);
     ready.push(new Promise((ok) => child.once('message', () => ok())));
-    results.push(
+    reports.push(
       new Promise((ok, fail) => {
-        child.on('message', (m: { latencies?: number[] }) => {
-          if (m.latencies) ok(m.latencies);
+        child.on('message', (m: Partial<WorkerReport>) => {
+          if (m.latencies) ok(m as WorkerReport);
         });
         child.once('exit', (code) => (code ? fail(new Error(`worker exited ${code}`)) : undefined));
       }),
@@ -109,10 +150,10 @@ async function run(
   const cpu0 = processCpuMs(serverPid);
   const start = performance.now();
   for (const w of workers) w.send({ go: true });
-  const all = (await Promise.all(results)).flat();
+  const done = await Promise.all(reports);
   const seconds = (performance.now() - start) / 1000;
   const cpu1 = processCpuMs(serverPid);
-  const lat = Float64Array.from(all).sort();
+  const lat = Float64Array.from(done.flatMap((r) => r.latencies)).sort();
   const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(lat.length * p))]!;
   return {
     name: kind === 'insert' ? 'prepared INSERT' : 'prepared SELECT by key',
@@ -122,48 +163,75 @@ async function run(
     p99: q(0.99),
     max: lat[lat.length - 1]!,
     serverCpuUs: cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / lat.length : undefined,
+    clientCpuUs: done.reduce((sum, r) => sum + r.cpuUs, 0) / lat.length,
   };
+}
+
+/** The server under test: one started here, or one already running (`--port`, `--server-pid`). */
+async function benchServer(mode: string): Promise<{ port: number; pid: number | undefined; stop(): Promise<void> }> {
+  const port = arg('port', '');
+  if (port) {
+    const pid = arg('server-pid', '');
+    return { port: Number(port), pid: pid ? Number(pid) : undefined, stop: async () => {} };
+  }
+  const server = await startBenchServer(mode === 'disk' ? 'disk' : 'emulated');
+  return { port: server.port, pid: server.child.pid, stop: () => server.stop() };
 }
 
 async function main(): Promise<void> {
   const total = Number(arg('ops', '200000'));
   const mode = arg('mode', 'emulated');
   const clients = Number(arg('clients', '2'));
-  const server = await startBenchServer(mode === 'disk' ? 'disk' : 'emulated');
+  const inFlight = arg('in-flight', '64,256').split(',').map(Number);
+  const only = arg('only', '');
+  const warmup = Number(arg('warmup', '20000'));
+  const server = await benchServer(mode);
   const port = server.port;
   const results: Result[] = [];
   try {
     const admin = new cassandra.Client({ contactPoints: [`127.0.0.1:${port}`], localDataCenter: 'datacenter1' });
     await admin.connect();
     await admin.execute(
-      "CREATE KEYSPACE bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+      "CREATE KEYSPACE IF NOT EXISTS bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
     );
-    await admin.execute('CREATE TABLE bench.kv (k bigint PRIMARY KEY, v blob)');
+    await admin.execute('CREATE TABLE IF NOT EXISTS bench.kv (k bigint PRIMARY KEY, v blob)');
     await admin.shutdown();
-    for (const c of [64, 256]) {
+    if (warmup > 0) {
+      process.stderr.write(`warm-up: ${warmup} INSERTs and SELECTs...\n`);
+      for (const kind of ['insert', 'select'] as const) {
+        await run(server.pid, port, kind, inFlight[0]!, warmup, clients, 1_000_000_000);
+      }
+    }
+    for (const c of inFlight) {
       const base = c * 10_000_000;
-      process.stderr.write(`insert x${c}...\n`);
-      results.push(await run(server.child.pid, port, 'insert', c, total, clients, base));
-      process.stderr.write(`select x${c}...\n`);
-      results.push(await run(server.child.pid, port, 'select', c, total, clients, base));
+      for (const kind of ['insert', 'select'] as const) {
+        if (only && only !== kind) continue;
+        process.stderr.write(`${kind} x${c}...\n`);
+        results.push(await run(server.pid, port, kind, c, total, clients, base));
+      }
     }
   } finally {
     await server.stop();
   }
-  console.log(`\nmode ${mode}, ${total} ops per run, ${clients} client processes, client and server on one machine`);
   console.log(
-    '| workload | in flight | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | server ops per CPU-second |',
+    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${process.argv.includes('--lean-driver') ? ' (--lean-driver)' : ''}${arg('rate', '') ? `, open loop at ${arg('rate', '')} requests/s` : ''}, client and server on one machine`,
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    '| workload | in flight | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server ops per CPU-second |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
     const cpu = r.serverCpuUs === undefined ? '-' : r.serverCpuUs.toFixed(1);
     const perCpuSecond = r.serverCpuUs ? Math.round(1e6 / r.serverCpuUs) : '-';
     console.log(
-      `| ${r.name} | ${r.concurrency} | ${Math.round(r.ops)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${cpu} | ${perCpuSecond} |`,
+      `| ${r.name} | ${r.concurrency} | ${Math.round(r.ops)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${cpu} | ${r.clientCpuUs.toFixed(1)} | ${perCpuSecond} |`,
     );
   }
   console.log(
     '\nServer ops per CPU-second: what one core of server could answer if the clients ran elsewhere (the issue-4 target is 40 k/s).',
+  );
+  console.log(
+    'Client CPU µs/op: all client processes together (cassandra-driver), the floor the server shares the cores with.',
   );
 }
 

@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   if (process.argv.includes('--no-children')) return finish(sections);
   process.stderr.write('other benchmarks...\n');
   sections.push(
-    `## Prepared statements through the driver\n\n${child('cql-throughput.js', ['--ops', quick ? '2000' : '200000'])}`,
+    `## Prepared statements through the driver\n\n${child('cql-throughput.js', quick ? ['--ops', '2000', '--warmup', '2000'] : ['--ops', '200000'])}`,
   );
   sections.push(`## Arrow twins: column queries\n\n${child('arrow-twin.js', quick ? ['--rows', '20000'] : [])}`);
   sections.push(

@@ -34,6 +34,7 @@ const MAX_PREPARED = 10_000;
 const MAX_SIMPLE = 1_000;
 
 export class CqlQueryHandler implements QueryHandler {
+  /** By the statement id's bytes as a latin1 string (half the length of hex, and cheaper to make per request). */
   private readonly prepared = new Map<string, PreparedEntry>();
   private readonly simple = new Map<string, PreparedEntry>();
   private readonly listeners: ((event: ServerEvent) => void)[] = [];
@@ -82,10 +83,10 @@ export class CqlQueryHandler implements QueryHandler {
     const ks = keyspace ?? state.keyspace;
     const id = preparedStatementId(cql, ks);
     const entry = this.build(cql, ks);
-    const hex = id.toString('hex');
-    this.prepared.delete(hex);
+    const key = id.toString('latin1');
+    this.prepared.delete(key);
     if (this.prepared.size >= MAX_PREPARED) this.prepared.delete(this.prepared.keys().next().value!);
-    this.prepared.set(hex, entry);
+    this.prepared.set(key, entry);
     return {
       kind: 'prepared',
       id,
@@ -109,11 +110,11 @@ export class CqlQueryHandler implements QueryHandler {
 
   /** The prepared statement `id`, re-prepared if the schema changed since (or Unprepared). */
   private preparedEntry(state: ClientState, id: Buffer): PreparedEntry {
-    const hex = id.toString('hex');
-    let entry = this.prepared.get(hex);
+    const key = id.toString('latin1');
+    let entry = this.prepared.get(key);
     if (!entry) {
       throw new Unprepared(
-        `Prepared query with ID ${hex} not found (either the query was not prepared on this host (maybe the host has been restarted?) or you have prepared too many queries and it has been evicted from the internal cache)`,
+        `Prepared query with ID ${id.toString('hex')} not found (either the query was not prepared on this host (maybe the host has been restarted?) or you have prepared too many queries and it has been evicted from the internal cache)`,
         id,
       );
     }
@@ -122,10 +123,10 @@ export class CqlQueryHandler implements QueryHandler {
       // metadata, so they must re-prepare themselves (UNPREPARED), as Cassandra forces by eviction.
       const fresh = this.build(entry.query, entry.keyspace);
       if (!fresh.metadataId.equals(entry.metadataId) && state.protocolVersion < 5) {
-        this.prepared.delete(hex);
-        throw new Unprepared(`Prepared query with ID ${hex} not found (the schema changed)`, id);
+        this.prepared.delete(key);
+        throw new Unprepared(`Prepared query with ID ${id.toString('hex')} not found (the schema changed)`, id);
       }
-      this.prepared.set(hex, fresh);
+      this.prepared.set(key, fresh);
       entry = fresh;
     }
     return entry;

@@ -2,7 +2,9 @@
 // requests, pool usage, partitions per table, group-commit sizes. Requests are measured by wrapping
 // the QueryHandler, so the protocol code stays untouched.
 
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+// Imported, not the global: globalThis.performance is an accessor Node resolves on every use.
+import { performance } from 'node:perf_hooks';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { CqlError } from '../cql/errors.js';
 import type {
   BatchRequest,
@@ -12,50 +14,41 @@ import type {
   ResultMessage,
   ServerEvent,
 } from '../cql/query-handler.js';
+import { REQUEST_OPCODES, type RequestOpcode, RequestStats, registerScrapeTimeMetric } from './request-stats.js';
+import { ScrapeTimeHistogram } from './scrape-time-histogram.js';
 
 const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 export class ServerMetrics {
   readonly registry = new Registry();
-  readonly requests = new Counter({
-    name: 'pmemcql_requests_total',
-    help: 'CQL requests by opcode',
-    labelNames: ['opcode'],
-    registers: [this.registry],
-  });
-  readonly errors = new Counter({
-    name: 'pmemcql_request_errors_total',
-    help: 'Error responses by protocol error code',
-    labelNames: ['code'],
-    registers: [this.registry],
-  });
-  readonly latency = new Histogram({
-    name: 'pmemcql_request_duration_seconds',
-    help: 'Request latency in the server (decode to response)',
-    labelNames: ['opcode'],
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
-  readonly inFlight = new Gauge({
-    name: 'pmemcql_requests_in_flight',
-    help: 'Requests awaiting a result',
-    registers: [this.registry],
-  });
-  readonly commitOps = new Histogram({
-    name: 'pmemcql_group_commit_ops',
-    help: 'Writes per group-commit transaction',
-    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096],
-    registers: [this.registry],
-  });
-  readonly commitSeconds = new Histogram({
-    name: 'pmemcql_group_commit_seconds',
-    help: 'Time to apply one group-commit transaction',
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  /** Requests by opcode, errors by code, latency and in-flight requests: plain numbers until scraped. */
+  readonly requests = new RequestStats(LATENCY_BUCKETS);
+  /** Writes per group-commit transaction, and the time apply() took (seconds): recorded per commit. */
+  readonly commitOps = new ScrapeTimeHistogram([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096]);
+  readonly commitSeconds = new ScrapeTimeHistogram(LATENCY_BUCKETS);
   ready = false;
 
   constructor() {
+    this.requests.register(this.registry, {
+      requests: 'pmemcql_requests_total',
+      errors: 'pmemcql_request_errors_total',
+      latency: 'pmemcql_request_duration_seconds',
+      inFlight: 'pmemcql_requests_in_flight',
+    });
+    registerScrapeTimeMetric(
+      this.registry,
+      'pmemcql_group_commit_ops',
+      'Writes per group-commit transaction',
+      'histogram',
+      () => this.commitOps.values('pmemcql_group_commit_ops'),
+    );
+    registerScrapeTimeMetric(
+      this.registry,
+      'pmemcql_group_commit_seconds',
+      'Time to apply one group-commit transaction',
+      'histogram',
+      () => this.commitSeconds.values('pmemcql_group_commit_seconds'),
+    );
     collectDefaultMetrics({ register: this.registry, prefix: 'pmemcql_' });
     this.gauge('pmemcql_ready', '1 once the server accepts CQL connections', [], (g) => g.set(this.ready ? 1 : 0));
   }
@@ -75,45 +68,50 @@ export class ServerMetrics {
 
   /** A QueryHandler that records every request, delegating to `inner`. */
   wrap(inner: QueryHandler): QueryHandler {
-    const observe = <T extends ResultMessage>(opcode: string, run: () => T | Promise<T>): T | Promise<T> => {
-      const t0 = performance.now();
-      this.requests.inc({ opcode });
-      const done = (err: unknown) => {
-        this.latency.observe({ opcode }, (performance.now() - t0) / 1000);
-        if (err !== undefined)
-          this.errors.inc({ code: err instanceof CqlError ? `0x${err.code.toString(16).padStart(4, '0')}` : 'server' });
-      };
-      let result: T | Promise<T>;
-      try {
-        result = run();
-      } catch (e) {
-        done(e);
-        throw e;
-      }
+    const stats = this.requests;
+    const failed = (err: unknown) =>
+      stats.error(err instanceof CqlError ? `0x${err.code.toString(16).padStart(4, '0')}` : 'server');
+    const observe = <T extends ResultMessage>(opcode: number, result: T | Promise<T>, t0: number): T | Promise<T> => {
       if (!(result instanceof Promise)) {
-        done(undefined);
+        stats.latency[opcode]!.observe((performance.now() - t0) / 1000);
         return result;
       }
-      this.inFlight.inc();
+      stats.inFlight++;
       return result.then(
         (r) => {
-          this.inFlight.dec();
-          done(undefined);
+          stats.inFlight--;
+          stats.latency[opcode]!.observe((performance.now() - t0) / 1000);
           return r;
         },
         (e: unknown) => {
-          this.inFlight.dec();
-          done(e);
+          stats.inFlight--;
+          stats.latency[opcode]!.observe((performance.now() - t0) / 1000);
+          failed(e);
           throw e;
         },
       );
     };
+    const run = <T extends ResultMessage>(opcode: number, call: () => T | Promise<T>): T | Promise<T> => {
+      const t0 = performance.now();
+      stats.started[opcode]!++;
+      let result: T | Promise<T>;
+      try {
+        result = call();
+      } catch (e) {
+        stats.latency[opcode]!.observe((performance.now() - t0) / 1000);
+        failed(e);
+        throw e;
+      }
+      return observe(opcode, result, t0);
+    };
+    const index = (opcode: RequestOpcode) => REQUEST_OPCODES.indexOf(opcode);
+    const [QUERY, PREPARE, EXECUTE, BATCH] = [index('QUERY'), index('PREPARE'), index('EXECUTE'), index('BATCH')];
     return {
-      query: (s: ClientState, q: string, o: QueryOptions) => observe('QUERY', () => inner.query(s, q, o)),
-      prepare: (s: ClientState, q: string, k: string | undefined) => observe('PREPARE', () => inner.prepare(s, q, k)),
+      query: (s: ClientState, q: string, o: QueryOptions) => run(QUERY, () => inner.query(s, q, o)),
+      prepare: (s: ClientState, q: string, k: string | undefined) => run(PREPARE, () => inner.prepare(s, q, k)),
       execute: (s: ClientState, id: Buffer, md: Buffer | undefined, o: QueryOptions) =>
-        observe('EXECUTE', () => inner.execute(s, id, md, o)),
-      batch: (s: ClientState, b: BatchRequest) => observe('BATCH', () => inner.batch(s, b)),
+        run(EXECUTE, () => inner.execute(s, id, md, o)),
+      batch: (s: ClientState, b: BatchRequest) => run(BATCH, () => inner.batch(s, b)),
       onEvent: (l: (e: ServerEvent) => void) => inner.onEvent(l),
     };
   }

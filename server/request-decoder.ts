@@ -109,9 +109,12 @@ export function decodeQueryParameters(r: ByteReader, version: number): QueryOpti
 // Shared empty list for requests without values (never mutated by consumers).
 const NO_VALUES: BoundValue[] = [];
 
+/** Long.MIN_VALUE, which Cassandra refuses as a timestamp (a constant: the literal costs a BigInt negation each time). */
+const MIN_LONG = -(2n ** 63n);
+
 function readTimestamp(r: ByteReader): bigint {
   const ts = r.long();
-  if (ts === -9223372036854775808n) {
+  if (ts === MIN_LONG) {
     throw new ProtocolError(
       `Out of bound timestamp, must be in [-9223372036854775807, 9223372036854775807] (got ${ts})`,
     );

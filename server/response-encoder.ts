@@ -10,6 +10,7 @@ import type {
   ServerEvent,
 } from '../cql/query-handler.js';
 import type { ByteWriter } from './byte-writer.js';
+import { cachedColumnSpecs } from './column-specs-cache.js';
 import { writeTypeOption } from './type-option-encoder.js';
 
 export const ResultKind = {
@@ -86,13 +87,22 @@ export function writeRowsMetadata(w: ByteWriter, m: RowsMetadata, version: numbe
   if (noMetadata) flags |= RowsFlag.NO_METADATA;
   if (m.pagingState !== undefined) flags |= RowsFlag.HAS_MORE_PAGES;
   if (version >= 5 && m.newMetadataId !== undefined) flags |= RowsFlag.METADATA_CHANGED;
-  const global = !noMetadata && isSingleTable(columns);
+  const cached = noMetadata
+    ? undefined
+    : cachedColumnSpecs(
+        columns,
+        version,
+        (cw, g) => writeColumnSpecs(cw, columns, g, version),
+        () => isSingleTable(columns),
+      );
+  const global = cached ? cached.global : !noMetadata && isSingleTable(columns);
   if (global) flags |= RowsFlag.GLOBAL_TABLES_SPEC;
   w.int(flags);
   w.int(columns.length);
   if (m.pagingState !== undefined) w.bytes(m.pagingState);
   if (flags & RowsFlag.METADATA_CHANGED) w.shortBytes(m.newMetadataId!);
-  if (!noMetadata) writeColumnSpecs(w, columns, global, version);
+  if (cached) w.raw(cached.bytes);
+  else if (!noMetadata) writeColumnSpecs(w, columns, global, version);
   return columns.length;
 }
 

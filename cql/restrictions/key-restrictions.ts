@@ -403,6 +403,8 @@ export class KeyRestrictions {
 
   /** Serialized partition keys, in IN order without duplicates. */
   partitionKeys(values: readonly BoundValue[]): Buffer[] {
+    const eq = this.singleKeyTerms();
+    if (eq) return [this.singleKey(eq, values)];
     const lists = this.table.partitionKey.map((c, i) => bindKeyValues(this.partition[i]!, values, c));
     const seen = new Set<string>();
     const keys: Buffer[] = [];
@@ -415,6 +417,35 @@ export class KeyRestrictions {
       keys.push(key);
     }
     return keys;
+  }
+
+  /**
+   * The partition key's terms when each of its columns has one EQ term (a point query or write): one key, with
+   * no cartesian product and no duplicate check. Null for IN, undefined until first asked.
+   */
+  private eqTerms: BoundTerm[] | null | undefined;
+
+  private singleKeyTerms(): BoundTerm[] | null {
+    if (this.eqTerms === undefined) {
+      const single = this.partition.every((kv) => kv !== undefined && !kv.listMarker && kv.terms.length === 1);
+      this.eqTerms = single ? this.partition.map((kv) => kv!.terms[0]!) : null;
+    }
+    return this.eqTerms;
+  }
+
+  /** partitionKeys for the single-key shape: the same checks and messages, in the same order. */
+  private singleKey(terms: BoundTerm[], values: readonly BoundValue[]): Buffer {
+    const components = new Array<Buffer>(terms.length);
+    for (let i = 0; i < terms.length; i++) {
+      const v = terms[i]!.value(values);
+      const column = this.table.partitionKey[i]!;
+      if (v === UNSET) throw new InvalidRequest(`Invalid unset value for column ${column.name}`);
+      if (v === null) throw new InvalidRequest(`Invalid null value in condition for column ${column.name}`);
+      components[i] = v;
+    }
+    const key = serializePartitionKey(components);
+    if (key.length === 0) throw new InvalidRequest('Key may not be empty');
+    return key;
   }
 
   /** Token bounds (token() restrictions), undefined when none. */

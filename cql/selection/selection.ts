@@ -660,9 +660,16 @@ export class Selection {
     this.isAggregate = this.selectors.some((s) => s.aggregate);
   }
 
+  /**
+   * The result columns: one frozen array for the statement's life, so the response encoder can reuse their
+   * encoded form (server/column-specs-cache.ts) instead of writing names and types again for every response.
+   */
   get specs(): ColumnSpec[] {
-    return this.selectors.map((s) => s.spec);
+    this.frozenSpecs ??= Object.freeze(this.selectors.map((s) => s.spec)) as ColumnSpec[];
+    return this.frozenSpecs;
   }
+
+  private frozenSpecs: ColumnSpec[] | undefined;
 
   /** One output row for one input row (non-aggregate selections). */
   project(row: SelectedRow): (Buffer | null)[] {

@@ -124,6 +124,15 @@ export function columnSpecOf(table: TableMetadata, c: ColumnMetadata): ColumnSpe
   return { keyspace: table.keyspace, table: table.name, name: c.name, type: c.type };
 }
 
+/** The parts of a write that depend only on the statement (see ModificationStatement.plan). */
+interface UpdatePlan {
+  readonly types: CqlType[];
+  readonly desc: boolean[];
+  readonly staticOps: ColumnOp[];
+  readonly regularOps: ColumnOp[];
+  readonly readBeforeWrite: boolean;
+}
+
 export class ModificationStatement implements CqlStatement {
   readonly bindSpecs: readonly ColumnSpec[];
   readonly partitionKeyIndices: readonly number[] = [];
@@ -449,6 +458,23 @@ export class ModificationStatement implements CqlStatement {
     return { ts: ts ?? nextWriteTimestamp(), ttl, now: options.nowInSeconds ?? nowInSeconds() };
   }
 
+  /** What updates() needs of the statement alone, worked out at its first execution instead of at every one. */
+  private planned: UpdatePlan | undefined;
+
+  private plan(): UpdatePlan {
+    if (this.planned === undefined) {
+      const cks = this.table.clustering;
+      this.planned = {
+        types: cks.map((c) => c.type),
+        desc: cks.map((c) => c.clusteringOrder === 'desc'),
+        staticOps: this.ops.filter((o) => o.column.kind === 'static'),
+        regularOps: this.ops.filter((o) => o.column.kind === 'regular'),
+        readBeforeWrite: this.ops.some((o) => READ_BEFORE_WRITE.has(o.kind)),
+      };
+    }
+    return this.planned;
+  }
+
   /** The partition updates this statement makes with these values (also used by BATCH). */
   updates(
     values: readonly BoundValue[],
@@ -460,15 +486,12 @@ export class ModificationStatement implements CqlStatement {
     const w = this.writeContext(values, options, batchTs);
     const keys = this.where ? this.where.partitionKeys(values) : [this.insertPartitionKey(values)];
     const cks = this.table.clustering;
-    const types = cks.map((c) => c.type);
-    const desc = cks.map((c) => c.clusteringOrder === 'desc');
+    const { types, desc, staticOps, regularOps, readBeforeWrite } = this.plan();
     const rows: RowUpdate[] = [];
     const rangeTombstones: RangeTombstone[] = [];
     let partitionDeletion: { ts: number; ldt: number } | undefined;
     let staticRow: RowUpdate | undefined;
 
-    const staticOps = this.ops.filter((o) => o.column.kind === 'static');
-    const regularOps = this.ops.filter((o) => o.column.kind === 'regular');
     if (staticOps.length > 0) staticRow = this.rowUpdate(EMPTY, undefined, staticOps, values, w, false);
 
     if (this.kind === 'insert') {
@@ -519,13 +542,14 @@ export class ModificationStatement implements CqlStatement {
     }
     const updates: PartitionUpdate[] = keys.map((key) => ({
       key,
-      token: murmur3Token(key),
+      // No token: storage hashes the key straight into its map key, without building a bigint (mutation.ts).
+      token: undefined,
       deletion: partitionDeletion,
       staticRow,
       rows,
       rangeTombstones,
     }));
-    if (this.ops.some((o) => READ_BEFORE_WRITE.has(o.kind))) {
+    if (readBeforeWrite) {
       if (!ctx) throw new InvalidRequest('this update needs storage access');
       return { updates: updates.map((u) => this.withReadBeforeWrite(ctx, u, values, w, counters)), now: w.now };
     }
