@@ -1,0 +1,115 @@
+// Unfiltered columnar scans whose selection is a list of plain columns, written straight into the ROWS body's
+// `[bytes]` cells: the same rows in the same order as columnarScan + Selection.project (segments' live rows and the
+// buffer rows merged by token and key, the same paging positions), without a Buffer per value or an object per row.
+
+import { WireCells } from '../../storage/arrow/wire-cells.js';
+import type { Selection } from '../selection/selection.js';
+import { bufferCandidates, type ScanContext } from './columnar-scan.js';
+import { segmentViews } from './columnar-sources.js';
+import { SegmentRowCursor } from './segment-row-cursor.js';
+
+export interface EncodedScan {
+  readonly count: number;
+  /** The rows' cells, row after row. */
+  readonly bytes: Buffer;
+  /** Where the page stopped, when more rows may follow. */
+  readonly next: { token: bigint; key: Buffer } | undefined;
+}
+
+/**
+ * Table column index of each output column of a scan plan (the planner sends a scan here only when every selector
+ * is a plain column, so selector k's value is row.values[columns[0]]).
+ */
+export function scanOutputs(selection: Selection): number[] | undefined {
+  const out: number[] = [];
+  for (const s of selection.selectors) {
+    if (s.aggregate || s.columns.length !== 1) return undefined;
+    out.push(s.columns[0]!);
+  }
+  return out;
+}
+
+const acceptAll = () => true;
+/** Bytes reserved per row before the first page tells the real size. */
+const ROW_BYTES_GUESS = 64;
+
+/** Whether token (ahi, alo) with key thunk a sorts before (bhi, blo) with key thunk b. */
+function before(ahi: number, alo: number, akey: () => Buffer, bhi: number, blo: number, bkey: () => Buffer): boolean {
+  if (ahi !== bhi) return ahi < bhi;
+  if (alo !== blo) return alo < blo;
+  return Buffer.compare(akey(), bkey()) < 0;
+}
+
+export function encodedScan(c: ScanContext, outputs: readonly number[]): EncodedScan {
+  const table = c.plan.table;
+  const ids = c.plan.regularColumns.map((i) => table.columns[i]!.id);
+  const cursors = segmentViews(c.twin, c.nowInSeconds, c.bounds, ids)
+    .map((v) => new SegmentRowCursor(v, table, outputs, c.resume))
+    .filter((cur) => cur.head >= 0);
+  const buffered = bufferCandidates(c, acceptAll);
+  const bufHi = buffered.map((b) => Number(BigInt.asIntN(32, b.token >> 32n)));
+  const bufLo = buffered.map((b) => Number(BigInt.asUintN(32, b.token)));
+
+  const out = new WireCells(Math.min(c.want, 10_000) * ROW_BYTES_GUESS);
+  let count = 0;
+  let bi = 0;
+  // The last row written: a cursor's row, or (lastCursor undefined) buffered[lastRow]; no object per row.
+  let lastCursor: SegmentRowCursor | undefined;
+  let lastRow = -1;
+  while (count < c.want) {
+    let best: SegmentRowCursor | undefined;
+    let bestAt = -1;
+    for (let k = 0; k < cursors.length; k++) {
+      const cur = cursors[k]!;
+      if (
+        !best ||
+        cur.hi < best.hi ||
+        (cur.hi === best.hi &&
+          (cur.lo < best.lo || (cur.lo === best.lo && Buffer.compare(cur.keyAt(cur.head), best.keyAt(best.head)) < 0)))
+      ) {
+        best = cur;
+        bestAt = k;
+      }
+    }
+    // A buffer row goes first unless a segment row sorts strictly before it (as columnarScan's merge).
+    if (
+      bi < buffered.length &&
+      (!best ||
+        !before(
+          best.hi,
+          best.lo,
+          () => best.keyAt(best.head),
+          bufHi[bi]!,
+          bufLo[bi]!,
+          () => buffered[bi]!.key,
+        ))
+    ) {
+      const values = buffered[bi]!.row.values;
+      for (let o = 0; o < outputs.length; o++) out.bytesCell(values[outputs[o]!] ?? null);
+      lastCursor = undefined;
+      lastRow = bi;
+      bi++;
+    } else if (best) {
+      best.write(out);
+      lastCursor = best;
+      lastRow = best.head;
+      best.advance();
+      // Exhausted cursors leave the list (their order does not matter: ties are broken by key).
+      if (best.head < 0) {
+        cursors[bestAt] = cursors[cursors.length - 1]!;
+        cursors.pop();
+      }
+    } else {
+      break;
+    }
+    count++;
+  }
+  const more = count >= c.want && (bi < buffered.length || cursors.length > 0);
+  let next: EncodedScan['next'];
+  if (more && lastRow >= 0) {
+    next = lastCursor
+      ? { token: lastCursor.tokenAt(lastRow), key: lastCursor.keyAt(lastRow) }
+      : { token: buffered[lastRow]!.token, key: buffered[lastRow]!.key };
+  }
+  return { count, bytes: out.bytes(), next };
+}
