@@ -40,6 +40,30 @@ function before(ahi: number, alo: number, akey: () => Buffer, bhi: number, blo: 
   return Buffer.compare(akey(), bkey()) < 0;
 }
 
+/** Whether cursor a's head row sorts before cursor b's (token, then serialized key). */
+function headBefore(a: SegmentRowCursor, b: SegmentRowCursor): boolean {
+  if (a.hi !== b.hi) return a.hi < b.hi;
+  if (a.lo !== b.lo) return a.lo < b.lo;
+  return Buffer.compare(a.keyAt(a.head), b.keyAt(b.head)) < 0;
+}
+
+function siftDown(heap: SegmentRowCursor[], at: number): void {
+  const n = heap.length;
+  let i = at;
+  const item = heap[i];
+  if (!item) return;
+  for (;;) {
+    const l = 2 * i + 1;
+    if (l >= n) break;
+    const r = l + 1;
+    const child = r < n && headBefore(heap[r]!, heap[l]!) ? r : l;
+    if (!headBefore(heap[child]!, item)) break;
+    heap[i] = heap[child]!;
+    i = child;
+  }
+  heap[i] = item;
+}
+
 export function encodedScan(c: ScanContext, outputs: readonly number[]): EncodedScan {
   const table = c.plan.table;
   const ids = c.plan.regularColumns.map((i) => table.columns[i]!.id);
@@ -56,21 +80,12 @@ export function encodedScan(c: ScanContext, outputs: readonly number[]): Encoded
   // The last row written: a cursor's row, or (lastCursor undefined) buffered[lastRow]; no object per row.
   let lastCursor: SegmentRowCursor | undefined;
   let lastRow = -1;
+  // The cursors form a binary min-heap on their head rows: ~2 log2(segments) comparisons a row instead of one per
+  // segment (16 segments per million rows).
+  const heap = cursors;
+  for (let k = (heap.length >>> 1) - 1; k >= 0; k--) siftDown(heap, k);
   while (count < c.want) {
-    let best: SegmentRowCursor | undefined;
-    let bestAt = -1;
-    for (let k = 0; k < cursors.length; k++) {
-      const cur = cursors[k]!;
-      if (
-        !best ||
-        cur.hi < best.hi ||
-        (cur.hi === best.hi &&
-          (cur.lo < best.lo || (cur.lo === best.lo && Buffer.compare(cur.keyAt(cur.head), best.keyAt(best.head)) < 0)))
-      ) {
-        best = cur;
-        bestAt = k;
-      }
-    }
+    const best = heap.length > 0 ? heap[0] : undefined;
     // A buffer row goes first unless a segment row sorts strictly before it (as columnarScan's merge).
     if (
       bi < buffered.length &&
@@ -94,17 +109,17 @@ export function encodedScan(c: ScanContext, outputs: readonly number[]): Encoded
       lastCursor = best;
       lastRow = best.head;
       best.advance();
-      // Exhausted cursors leave the list (their order does not matter: ties are broken by key).
       if (best.head < 0) {
-        cursors[bestAt] = cursors[cursors.length - 1]!;
-        cursors.pop();
+        const tail = heap.pop()!;
+        if (heap.length > 0) heap[0] = tail;
       }
+      siftDown(heap, 0);
     } else {
       break;
     }
     count++;
   }
-  const more = count >= c.want && (bi < buffered.length || cursors.length > 0);
+  const more = count >= c.want && (bi < buffered.length || heap.length > 0);
   let next: EncodedScan['next'];
   if (more && lastRow >= 0) {
     next = lastCursor
