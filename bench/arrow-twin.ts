@@ -6,9 +6,10 @@
 // values generated in SQL. Pool on /dev/shm (emulated pmem).
 //
 //   npx tsc -p tsconfig.json && node dist/bench/arrow-twin.js [--rows N] [--skip-no-twin] [--no-duckdb] [--writes-only]
-//     [--scan-only [--scan-repeat R] [--row-scan]] [--pool-size 512MiB]
+//     [--scan-only [--scan-repeat R] [--row-scan] [--raw-scan]] [--pool-size 512MiB]
 // --scan-only: load (twins on only), flush, then only the full scan on the columnar path, R times (default 5), each
-// with the server's CPU (/proc) and this client's CPU (process.cpuUsage) per row; --row-scan adds the row path.
+// with the server's CPU (/proc) and this client's CPU (process.cpuUsage) per row; --row-scan adds the row path,
+// --raw-scan the same scan read by a minimal client that counts rows without decoding them.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { processCpuMs } from './support/process-cpu.js';
+import { RawScanClient } from './support/raw-scan-client.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -247,6 +249,25 @@ async function main(): Promise<void> {
     console.log(
       `pages written from Arrow: ${stats.get('encoded')}, answered by read-ahead: ${stats.get('read_ahead')}`,
     );
+    if (flag('--raw-scan')) {
+      // The same scan read by a client that does not decode rows: what the server delivers.
+      const raw = await RawScanClient.connect(s.port);
+      console.log('full scan, columnar path, raw client (rows counted, not decoded):');
+      for (let r = 0; r < SCAN_REPEAT; r++) {
+        const s0 = serverCpuMs(s);
+        const c0 = process.cpuUsage();
+        const t = performance.now();
+        const rows = await raw.scan('SELECT * FROM bench.t', 5000);
+        const ms = performance.now() - t;
+        const cpu = process.cpuUsage(c0);
+        const s1 = serverCpuMs(s);
+        const serverUs = s0 !== undefined && s1 !== undefined ? (((s1 - s0) * 1000) / rows).toFixed(2) : '?';
+        console.log(
+          `  raw scan ${r + 1}: ${ms.toFixed(0)} ms, ${(rows / (ms / 1000)).toFixed(0)} rows/s, server CPU ${serverUs} us/row, client CPU ${((cpu.user + cpu.system) / rows).toFixed(2)} us/row`,
+        );
+      }
+      raw.close();
+    }
     if (flag('--row-scan')) {
       await c.execute('SELECT * FROM system_arrow.use_row_path');
       console.log('full scan, row path:');

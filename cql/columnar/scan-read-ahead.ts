@@ -66,11 +66,15 @@ export const readAheadStats = { prepared: 0, used: 0, stale: 0 };
 export class ScanReadAhead {
   /** By paging state (latin1 string of its bytes), oldest first. */
   private readonly pages = new Map<string, Prepared>();
+  /** Paging states whose page is scheduled but not prepared yet, and not yet asked for. */
+  private readonly pending = new Set<string>();
   private bytes = 0;
 
   /** The prepared page for a request resuming at `pagingState`, if it is still exactly the answer; used once. */
   take(pagingState: Buffer, key: ScanPageKey): ScanPage | undefined {
     const id = pagingState.toString('latin1');
+    // Asked for before its preparation ran (a fast client): the request computes it, so the preparation must not.
+    this.pending.delete(id);
     const p = this.pages.get(id);
     if (!p) return undefined;
     if (!sameKey(p.key, key)) return undefined;
@@ -90,10 +94,12 @@ export class ScanReadAhead {
   prepare(pagingState: Buffer, key: ScanPageKey, compute: () => ScanPage): void {
     const id = pagingState.toString('latin1');
     const version = key.twin.version;
+    if (this.pending.has(id) || this.pages.has(id)) return;
+    this.pending.add(id);
     setImmediate(() =>
       setImmediate(() => {
-        // A write since the page before means this one would be stale already; a page for it exists already.
-        if (key.twin.version !== version || this.pages.has(id)) return;
+        // Asked for meanwhile (the request computed it), or a write since the page before (it would be stale).
+        if (!this.pending.delete(id) || key.twin.version !== version) return;
         let page: ScanPage;
         try {
           page = compute();
