@@ -91,10 +91,12 @@ export class ScanReadAhead {
    * Prepares the page after `pagingState` once the current response has gone out: `compute` runs two event-loop
    * turns later (the connection flushes its responses in a setImmediate queued after this one).
    */
-  prepare(pagingState: Buffer, key: ScanPageKey, compute: () => ScanPage): void {
+  prepare(pagingState: Buffer, request: ScanPageKey, compute: () => ScanPage): void {
     const id = pagingState.toString('latin1');
-    const version = key.twin.version;
+    const version = request.twin.version;
     if (this.pending.has(id) || this.pages.has(id)) return;
+    // Bound values arrive as views of request bytes: keep copies, so later requests compare against what this was.
+    const key = { ...request, values: request.values.map((v) => (Buffer.isBuffer(v) ? Buffer.from(v) : v)) };
     this.pending.add(id);
     setImmediate(() =>
       setImmediate(() => {
