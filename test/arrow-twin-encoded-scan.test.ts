@@ -206,7 +206,7 @@ async function samePagesOnBothPaths(cql: string, values: Buffer[], pageSize: num
 
 beforeAll(async () => {
   server = await startServer({
-    env: { PMEMCQL_TWIN_AUTO_FLUSH: '0', PMEM_IS_PMEM_FORCE: '1' },
+    env: { PMEMCQL_TWIN_AUTO_FLUSH: '0', PMEM_IS_PMEM_FORCE: '1', PMEMCQL_SCAN_READ_AHEAD: 'on' },
     args: ['--pool-size', '128MiB'],
   });
   client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
@@ -298,6 +298,68 @@ describe('columnar scans written straight from Arrow columns', () => {
     await onPath('auto');
     expect(columnar.length).toBe(keys.length);
     expect(columnar).toEqual(row);
+  });
+});
+
+describe('large pages', () => {
+  it('go out uncopied, framed like any response, also between pipelined requests', async () => {
+    await client.execute('CREATE TABLE ks.big (k bigint PRIMARY KEY, t text, d double)');
+    const insert = 'INSERT INTO ks.big (k, t, d) VALUES (?, ?, ?)';
+    for (let j = 0; j < 3000; j += 100) {
+      await Promise.all(
+        Array.from({ length: 100 }, (_, n) =>
+          client.execute(insert, [cassandra.types.Long.fromNumber(j + n), `big-${'t'.repeat((j + n) % 90)}`, n / 7], {
+            prepare: true,
+          }),
+        ),
+      );
+      if (j === 1500) await admin('flush_now');
+    }
+    // Pages of 5000 are ~190 KB: over the size from which the cells are written as their own chunk.
+    const rows = await samePagesOnBothPaths('SELECT * FROM ks.big', [], 5000);
+    expect(rows).toBe(3000);
+    await samePagesOnBothPaths('SELECT * FROM ks.big', [], 2000);
+    // Three requests in one write: responses on their streams, each whole.
+    await onPath('auto');
+    const query = (cql: string) => {
+      const body = Buffer.concat([longStr(cql), short(1), Buffer.from([0x04]), int(5000)]);
+      const h = Buffer.alloc(9);
+      h[0] = V4;
+      h.writeInt16BE(stream, 2);
+      h[4] = Op.QUERY;
+      h.writeInt32BE(body.length, 5);
+      return { stream: stream++, bytes: Buffer.concat([h, body]) };
+    };
+    const a = query('SELECT * FROM ks.big');
+    const b = query('SELECT a, b FROM ks.pk2');
+    const c = query('SELECT t, k FROM ks.big');
+    wire.write(Buffer.concat([a.bytes, b.bytes, c.bytes]));
+    for (const [req, count] of [
+      [a, 3000],
+      [b, 40],
+      [c, 3000],
+    ] as const) {
+      const f = await wire.response(req.stream);
+      expect({ opcode: f.opcode, error: f.opcode === Op.ERROR ? f.body.subarray(6).toString() : '' }).toEqual({
+        opcode: Op.RESULT,
+        error: '',
+      });
+      const rd = new Reader(f.body);
+      rd.int();
+      const flags = rd.int();
+      const columns = rd.int();
+      if (flags & 0x01) {
+        rd.string();
+        rd.string();
+      }
+      for (let n = 0; n < columns; n++) {
+        rd.string();
+        skipType(rd);
+      }
+      expect(rd.int()).toBe(count);
+      for (let n = 0; n < count * columns; n++) rd.bytes();
+      expect(rd.at).toBe(f.body.length);
+    }
   });
 });
 
