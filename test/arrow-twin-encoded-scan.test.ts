@@ -266,6 +266,33 @@ describe('columnar scans written straight from Arrow columns', () => {
     await samePagesOnBothPaths('SELECT * FROM ks.pk2', [], 6);
   });
 
+  it('filter like the row path (numeric comparisons, NaN and -0 included)', async () => {
+    const dbl = (v: number) => {
+      const b = Buffer.alloc(8);
+      b.writeDoubleBE(v);
+      return b;
+    };
+    const flt = (v: number) => {
+      const b = Buffer.alloc(4);
+      b.writeFloatBE(v);
+      return b;
+    };
+    const i32 = (v: number) => int(v);
+    const i8 = (v: number) => Buffer.from([v & 0xff]);
+    const i16 = (v: number) => short(v & 0xffff);
+    const cases: [string, Buffer[]][] = [
+      ['SELECT * FROM ks.every WHERE d > ? ALLOW FILTERING', [dbl(0)]],
+      ['SELECT * FROM ks.every WHERE d = ? ALLOW FILTERING', [dbl(-0)]],
+      ['SELECT k, f FROM ks.every WHERE f <= ? ALLOW FILTERING', [flt(1.5)]],
+      ['SELECT k, i FROM ks.every WHERE i != ? AND ti >= ? ALLOW FILTERING', [i32(0), i8(-20)]],
+      ['SELECT * FROM ks.every WHERE si < ? ALLOW FILTERING', [i16(100)]],
+      ['SELECT * FROM ks.every WHERE token(k) > ? AND d >= ? ALLOW FILTERING', [long(0n), dbl(Number.NaN)]],
+    ];
+    for (const [cql, values] of cases) {
+      for (const size of [5, 5000]) await samePagesOnBothPaths(cql, values, size);
+    }
+  });
+
   it('page token ranges the same way', async () => {
     const bounds: [bigint, bigint][] = [
       [-(2n ** 62n), 2n ** 62n],

@@ -142,8 +142,8 @@ function run(
       remaining,
     };
   };
-  // Unfiltered scans of plain columns write the ROWS cells straight from the Arrow columns.
-  const outputs = directScanEncoding && plan.filters.length === 0 ? scanOutputs(query.selection) : undefined;
+  // Scans write the ROWS cells straight from the Arrow columns.
+  const outputs = directScanEncoding ? scanOutputs(query.selection) : undefined;
   if (outputs) {
     const pageAt = (pagingState: Buffer | undefined): ScanPage => {
       const c = scan(pagingState);

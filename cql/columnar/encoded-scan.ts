@@ -1,9 +1,11 @@
-// Unfiltered columnar scans whose selection is a list of plain columns, written straight into the ROWS body's
-// `[bytes]` cells: the same rows in the same order as columnarScan + Selection.project (segments' live rows and the
-// buffer rows merged by token and key, the same paging positions), without a Buffer per value or an object per row.
+// Columnar scans (whose selection is always a list of plain columns) written straight into the ROWS body's `[bytes]`
+// cells: the same rows in the same order as columnarScan + Selection.project (segments' live rows and the buffer
+// rows merged by token and key, filtered, the same paging positions), without a Buffer per value or an object per
+// row.
 
 import { WireCells } from '../../storage/arrow/wire-cells.js';
 import type { Selection } from '../selection/selection.js';
+import { bindFilters, filtered } from './columnar-aggregate.js';
 import { bufferCandidates, type ScanContext } from './columnar-scan.js';
 import { segmentViews } from './columnar-sources.js';
 import { SegmentRowCursor } from './segment-row-cursor.js';
@@ -67,10 +69,14 @@ function siftDown(heap: SegmentRowCursor[], at: number): void {
 export function encodedScan(c: ScanContext, outputs: readonly number[]): EncodedScan {
   const table = c.plan.table;
   const ids = c.plan.regularColumns.map((i) => table.columns[i]!.id);
+  // Filters (numeric comparisons) narrow each segment's live rows with the aggregates' kernels, and test buffer
+  // rows with the row path's predicates.
+  const filters = bindFilters(c.plan, c.values);
   const cursors = segmentViews(c.twin, c.nowInSeconds, c.bounds, ids)
+    .map((v) => (filters.length === 0 ? v : { ...v, sel: filtered(v, filters) }))
     .map((v) => new SegmentRowCursor(v, table, outputs, c.resume))
     .filter((cur) => cur.head >= 0);
-  const buffered = bufferCandidates(c, acceptAll);
+  const buffered = bufferCandidates(c, filters.length === 0 ? acceptAll : (row) => filters.every((f) => f.test(row)));
   const bufHi = buffered.map((b) => Number(BigInt.asIntN(32, b.token >> 32n)));
   const bufLo = buffered.map((b) => Number(BigInt.asUintN(32, b.token)));
 
