@@ -6,14 +6,19 @@
 // values generated in SQL. Pool on /dev/shm (emulated pmem).
 //
 //   npx tsc -p tsconfig.json && node dist/bench/arrow-twin.js [--rows N] [--skip-no-twin] [--no-duckdb] [--writes-only]
+//     [--scan-only [--scan-repeat R] [--row-scan] [--raw-scan]] [--pool-size 512MiB]
+// --scan-only: load (twins on only), flush, then only the full scan on the columnar path, R times (default 5), each
+// with the server's CPU (/proc) and this client's CPU (process.cpuUsage) per row; --row-scan adds the row path,
+// --raw-scan the same scan read by a minimal client that counts rows without decoding them.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { processCpuMs } from './support/process-cpu.js';
+import { RawScanClient } from './support/raw-scan-client.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -24,6 +29,7 @@ const opt = (name: string, dflt: number) => {
 const N = opt('--rows', 1_000_000);
 const CONCURRENCY = opt('--concurrency', 256);
 const REPEAT = opt('--repeat', 5);
+const SCAN_REPEAT = opt('--scan-repeat', 5);
 const Y_THRESHOLD = 900_000;
 
 // Same formulas as DuckDB's SQL below.
@@ -52,7 +58,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-bench-twin-'));
   const main = resolve(import.meta.dirname, '../server/main.js');
-  const poolSize = `${Math.max(2, Math.ceil((N * 900) / 2 ** 30))}GiB`;
+  const i = args.indexOf('--pool-size');
+  const poolSize = i >= 0 ? args[i + 1]! : `${Math.max(2, Math.ceil((N * 900) / 2 ** 30))}GiB`;
   const child = spawn(
     process.execPath,
     [
@@ -163,11 +170,17 @@ async function timeQuery(
   return { ms: best, value };
 }
 
-async function timeScan(client: cassandra.Client, repeat: number): Promise<{ ms: number; value: string }> {
+async function timeScan(
+  client: cassandra.Client,
+  repeat: number,
+  server?: Server,
+): Promise<{ ms: number; value: string }> {
   let best = Number.POSITIVE_INFINITY;
   let rows = 0;
   for (let r = 0; r < repeat; r++) {
     rows = 0;
+    const s0 = server ? serverCpuMs(server) : undefined;
+    const c0 = process.cpuUsage();
     const t = performance.now();
     let pageState: string | undefined;
     do {
@@ -175,7 +188,17 @@ async function timeScan(client: cassandra.Client, repeat: number): Promise<{ ms:
       rows += res.rowLength;
       pageState = res.pageState ?? undefined;
     } while (pageState);
-    best = Math.min(best, performance.now() - t);
+    const ms = performance.now() - t;
+    best = Math.min(best, ms);
+    if (server) {
+      // CPU per row of each side: on a shared 2-core machine these hold where wall time does not.
+      const c = process.cpuUsage(c0);
+      const s1 = serverCpuMs(server);
+      const serverUs = s0 !== undefined && s1 !== undefined ? (((s1 - s0) * 1000) / rows).toFixed(2) : '?';
+      console.log(
+        `  scan ${r + 1}: ${ms.toFixed(0)} ms, ${(rows / (ms / 1000)).toFixed(0)} rows/s, server CPU ${serverUs} us/row, client CPU ${((c.user + c.system) / rows).toFixed(2)} us/row`,
+      );
+    }
   }
   return { ms: best, value: String(rows) };
 }
@@ -183,7 +206,7 @@ async function timeScan(client: cassandra.Client, repeat: number): Promise<{ ms:
 async function main(): Promise<void> {
   console.log(`Arrow twin bench: ${N} rows, ${CONCURRENCY} writes in flight, best of ${REPEAT}`);
   let writesNoTwin: number | undefined;
-  if (!flag('--skip-no-twin')) {
+  if (!flag('--skip-no-twin') && !flag('--scan-only')) {
     const s = await startServer({ PMEMCQL_TWINS: 'off' });
     const c = connect(s.port);
     const cpu0 = serverCpuMs(s);
@@ -213,6 +236,49 @@ async function main(): Promise<void> {
   );
   console.log(`segments: ${segs.rowLength}, rows ${segs.rows.reduce((a, r) => a + (r.get('row_count') as number), 0)}`);
 
+  if (flag('--scan-only')) {
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log('full scan, columnar path:');
+    const col = await timeScan(c, SCAN_REPEAT, s);
+    console.log(`best: ${(N / (col.ms / 1000)).toFixed(0)} rows/s (${col.value} rows)`);
+    const stats = (await c.execute('SELECT * FROM system_arrow.use_auto_path')).first();
+    console.log(
+      `pages written from Arrow: ${stats.get('encoded')}, answered by read-ahead: ${stats.get('read_ahead')}`,
+    );
+    if (flag('--raw-scan')) {
+      // The same scan read by a client that does not decode rows: what the server delivers.
+      const raw = await RawScanClient.connect(s.port);
+      console.log('full scan, columnar path, raw client (rows counted, not decoded):');
+      for (let r = 0; r < SCAN_REPEAT; r++) {
+        const s0 = serverCpuMs(s);
+        const c0 = process.cpuUsage();
+        const t = performance.now();
+        const rows = await raw.scan('SELECT * FROM bench.t', 5000);
+        const ms = performance.now() - t;
+        const cpu = process.cpuUsage(c0);
+        const s1 = serverCpuMs(s);
+        const serverUs = s0 !== undefined && s1 !== undefined ? (((s1 - s0) * 1000) / rows).toFixed(2) : '?';
+        console.log(
+          `  raw scan ${r + 1}: ${ms.toFixed(0)} ms, ${(rows / (ms / 1000)).toFixed(0)} rows/s, server CPU ${serverUs} us/row, client CPU ${((cpu.user + cpu.system) / rows).toFixed(2)} us/row`,
+        );
+      }
+      raw.close();
+    }
+    if (flag('--row-scan')) {
+      await c.execute('SELECT * FROM system_arrow.use_row_path');
+      console.log('full scan, row path:');
+      const row = await timeScan(c, SCAN_REPEAT, s);
+      console.log(`best: ${(N / (row.ms / 1000)).toFixed(0)} rows/s (${row.value} rows)`);
+      await c.execute('SELECT * FROM system_arrow.use_auto_path');
+    }
+    await c.shutdown();
+    await stopServer(s);
+    return;
+  }
   const queries: [string, string, unknown[]][] = [
     ['sum(x)', 'SELECT sum(x) FROM bench.t', []],
     ['count(*)', 'SELECT count(*) FROM bench.t', []],

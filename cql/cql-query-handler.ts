@@ -220,7 +220,9 @@ export class CqlQueryHandler implements QueryHandler {
     try {
       const result = await this.run(entry, state, { ...options, tracing: false }, clientMetadataId);
       session.event(
-        result.kind === 'rows' ? `Read ${result.rows.length} rows` : 'Applied in one group-commit transaction',
+        result.kind === 'rows'
+          ? `Read ${result.encoded?.count ?? result.rows.length} rows`
+          : 'Applied in one group-commit transaction',
       );
       return { ...result, tracingId: session.id };
     } catch (e) {

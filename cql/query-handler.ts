@@ -79,9 +79,21 @@ export interface ResponseExtras {
   warnings?: string[] | undefined;
 }
 
+/** Rows already in the ROWS body's wire form: `[bytes]` cells, row after row (columnar scans write these). */
+export interface EncodedRows {
+  readonly count: number;
+  readonly bytes: Buffer;
+}
+
 export type ResultMessage = (
   | { kind: 'void' }
-  | { kind: 'rows'; metadata: RowsMetadata; rows: (Buffer | null)[][] }
+  | {
+      kind: 'rows';
+      metadata: RowsMetadata;
+      /** Empty when `encoded` holds the rows. */
+      rows: (Buffer | null)[][];
+      encoded?: EncodedRows | undefined;
+    }
   | { kind: 'set_keyspace'; keyspace: string }
   | {
       kind: 'prepared';

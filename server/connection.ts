@@ -130,6 +130,9 @@ export const SUPPORTED_OPTIONS: ReadonlyMap<string, readonly string[]> = new Map
 
 /** Grace period for a peer to read our last bytes before the socket is destroyed. */
 const CLOSE_GRACE_MS = 2000;
+/** Encoded scan pages from this size on are written as their own chunk instead of being copied into `out`. */
+const UNCOPIED_CELLS_MIN = 64 * 1024;
+const NO_CELLS = Buffer.alloc(0);
 
 type Decompressor = (body: Buffer, maxLength: number) => Buffer;
 
@@ -179,6 +182,11 @@ export class Connection implements ConnectionInfo {
 
   // Output: frames of this turn, written once by flush().
   private readonly out = new ByteWriter();
+  /**
+   * Bytes of this turn that go before `out`'s, in order: large encoded scan pages are sent as their own chunk
+   * rather than copied into `out` (plain v3/v4 framing only).
+   */
+  private readonly chunks: Buffer[] = [];
   private readonly envelopeEnds: number[] = [];
   private flushScheduled = false;
 
@@ -756,19 +764,33 @@ export class Connection implements ConnectionInfo {
   private writeResult(stream: number, result: ResultMessage): void {
     const warnings = result.warnings && result.warnings.length > 0 && this.version >= 4 ? result.warnings : undefined;
     const flags = (result.tracingId ? HeaderFlag.TRACING : 0) | (warnings ? HeaderFlag.WARNING : 0);
+    const cells = this.uncopiedCells(result);
     const mark = beginFrame(this.out, this.version, stream, Opcode.RESULT, flags);
     try {
       // The body starts with the tracing session id, then the warnings (spec section 2.2).
       if (result.tracingId) this.out.raw(result.tracingId);
       if (warnings) this.out.stringList(warnings);
-      writeResult(this.out, result, this.version);
+      writeResult(this.out, cells ? withoutCells(result) : result, this.version);
     } catch (e) {
       this.out.truncate(mark);
       this.sendError(stream, this.version, e);
       return;
     }
     if (result.kind === 'set_keyspace') this.state!.keyspace = result.keyspace;
+    if (cells) {
+      // The frame's body ends with the cells, sent after the bytes written so far.
+      this.out.patchInt(mark + 5, this.out.mark - (mark + HEADER_LENGTH) + cells.length);
+      this.chunks.push(this.out.take(), cells);
+      return;
+    }
     this.finishFrame(mark);
+  }
+
+  /** A large encoded scan page's cells, when the framing lets them go out as they are (no compression, no v5). */
+  private uncopiedCells(result: ResultMessage): Buffer | undefined {
+    if (result.kind !== 'rows' || !result.encoded || this.segments || this.compressBody !== undefined) return undefined;
+    const bytes = result.encoded.bytes;
+    return bytes.length >= UNCOPIED_CELLS_MIN ? bytes : undefined;
   }
 
   private sendError(stream: number, version: number, err: unknown): void {
@@ -827,7 +849,21 @@ export class Connection implements ConnectionInfo {
   }
 
   private flush(): void {
-    if (this.closed || this.ended || this.out.length === 0) return;
+    if (this.closed || this.ended || (this.out.length === 0 && this.chunks.length === 0)) return;
+    if (this.chunks.length > 0) {
+      if (this.out.length > 0) this.chunks.push(this.out.take());
+      // One writev for the turn, as one write of `out` would be.
+      this.socket.cork();
+      let drained = true;
+      for (const c of this.chunks) drained = this.socket.write(c) && drained;
+      this.socket.uncork();
+      this.chunks.length = 0;
+      if (!drained) {
+        this.writeBlocked = true;
+        this.updateReading();
+      }
+      return;
+    }
     let data: Buffer;
     if (this.segments) {
       data = encodeSegments(this.out.view(0, this.out.mark), this.envelopeEnds, this.lz4Segments);
@@ -872,6 +908,12 @@ export class Connection implements ConnectionInfo {
       this.socket.resume();
     }
   }
+}
+
+/** The result with its encoded cells left out (the row count stays): they are sent separately. */
+function withoutCells(result: ResultMessage): ResultMessage {
+  if (result.kind !== 'rows' || !result.encoded) return result;
+  return { ...result, encoded: { count: result.encoded.count, bytes: NO_CELLS } };
 }
 
 function wrongOpcode(opcode: number, fromServer: boolean): ProtocolError {

@@ -53,6 +53,11 @@ export function writeResult(w: ByteWriter, result: ResultMessage, version: numbe
     case 'rows': {
       w.int(ResultKind.ROWS);
       const columnCount = writeRowsMetadata(w, result.metadata, version);
+      if (result.encoded) {
+        w.int(result.encoded.count);
+        w.raw(result.encoded.bytes);
+        return;
+      }
       const rows = result.rows;
       w.int(rows.length);
       for (let i = 0; i < rows.length; i++) {

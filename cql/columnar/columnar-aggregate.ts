@@ -175,14 +175,15 @@ class Acc {
   }
 }
 
-interface BoundFilter {
+/** A WHERE filter bound to its value: a kernel comparison for segments, the row path's predicate for rows. */
+export interface BoundFilter {
   readonly columnId: number;
   readonly op: CompareOp;
   readonly constant: number | bigint;
   readonly test: (row: SelectedRow) => boolean;
 }
 
-function bindFilters(plan: ColumnarPlan, values: readonly BoundValue[]): BoundFilter[] {
+export function bindFilters(plan: ColumnarPlan, values: readonly BoundValue[]): BoundFilter[] {
   return plan.filters.map((f) => {
     const col = plan.table.columns[f.columnIndex]!;
     const v = f.terms[0]!.value(values);
@@ -198,7 +199,7 @@ function bindFilters(plan: ColumnarPlan, values: readonly BoundValue[]): BoundFi
 }
 
 /** Live rows of a segment passing every filter. */
-function filtered(view: SegmentView, filters: readonly BoundFilter[]): Selection {
+export function filtered(view: SegmentView, filters: readonly BoundFilter[]): Selection {
   let sel = view.sel;
   for (const f of filters) {
     const data = view.column(f.columnId);

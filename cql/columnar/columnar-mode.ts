@@ -14,3 +14,16 @@ export function columnarPath(): ColumnarPath {
 export function setColumnarPath(m: ColumnarPath): void {
   mode = m;
 }
+
+/**
+ * Whether unfiltered columnar scans write ROWS cells straight from Arrow columns (encoded-scan.ts); off
+ * (PMEMCQL_SCAN_ENCODER=off) they build row objects for Selection.project, for comparisons in tests and benchmarks.
+ */
+export const directScanEncoding = process.env.PMEMCQL_SCAN_ENCODER !== 'off';
+
+/**
+ * Whether paged columnar scans prepare their next page ahead (scan-read-ahead.ts): PMEMCQL_SCAN_READ_AHEAD=on. Off by
+ * default: it pays only when the client does not compete with the server for the CPU (measured on the shared
+ * 2-core machine: no gain, docs/arrow-twins.md).
+ */
+export const scanReadAhead = ['on', '1', 'true'].includes(process.env.PMEMCQL_SCAN_READ_AHEAD ?? '');

@@ -12,10 +12,12 @@ import type { TableMetadata } from '../schema/table-metadata.js';
 import type { Selection } from '../selection/selection.js';
 import { storeOf } from '../statements/modification-statement.js';
 import { columnarAggregate } from './columnar-aggregate.js';
-import { columnarPath } from './columnar-mode.js';
+import { columnarPath, directScanEncoding, scanReadAhead } from './columnar-mode.js';
 import { type ColumnarPlan, type PlanResult, planColumnar } from './columnar-plan.js';
-import { columnarScan } from './columnar-scan.js';
+import { columnarScan, type ScanContext } from './columnar-scan.js';
 import { ColumnarDecline } from './columnar-sources.js';
+import { encodedScan, scanOutputs } from './encoded-scan.js';
+import { type ScanPage, type ScanPageKey, ScanReadAhead } from './scan-read-ahead.js';
 
 /** What the columnar path needs of a prepared SELECT (UserTableRead passes itself and its restrictions). */
 export interface ColumnarQuery {
@@ -31,8 +33,11 @@ const EMPTY = Buffer.alloc(0);
 /** LIMITs up to this many rows scan faster on the row path (see tryColumnar). */
 const SHORT_SCAN_LIMIT = 1000;
 
+/** Next pages of paged scans, prepared while the client reads the current one. */
+const readAhead = new ScanReadAhead();
+
 /** Counters for tests and system_arrow: how many SELECTs ran on each path. */
-export const pathStats = { columnar: 0, row: 0, declined: 0 };
+export const pathStats = { columnar: 0, row: 0, declined: 0, encoded: 0 };
 
 export function tryColumnar(
   query: ColumnarQuery,
@@ -92,6 +97,20 @@ export function tryColumnar(
   }
 }
 
+/** The paging state after a page that stopped at `next` with `left` rows still allowed by LIMIT. */
+function pagingAfter(next: { token: bigint; key: Buffer } | undefined, left: number): Buffer | undefined {
+  if (!next || left <= 0) return undefined;
+  return encodePagingState({
+    partitionIndex: 0,
+    rangeIndex: 0,
+    token: next.token,
+    key: next.key,
+    clustering: EMPTY,
+    rowsInPartition: 1,
+    remaining: Number.isFinite(left) ? left : NO_LIMIT,
+  });
+}
+
 function run(
   plan: ColumnarPlan,
   query: ColumnarQuery,
@@ -109,34 +128,45 @@ function run(
     return { kind: 'rows', metadata: { columns: specs }, rows };
   }
   const pageSize = options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize;
-  const state = options.pagingState ? decodePagingState(options.pagingState) : undefined;
-  const remaining = state ? (state.remaining === NO_LIMIT ? Number.POSITIVE_INFINITY : state.remaining) : limit;
-  const want = Math.min(pageSize, remaining);
-  const res = columnarScan({
-    plan,
-    twin,
-    values,
-    nowInSeconds: now,
-    bounds,
-    want,
-    resume: state ? { token: state.token, key: state.key } : undefined,
-  });
-  const left = remaining - res.rows.length;
-  let pagingState: Buffer | undefined;
-  if (res.next && left > 0) {
-    pagingState = encodePagingState({
-      partitionIndex: 0,
-      rangeIndex: 0,
-      token: res.next.token,
-      key: res.next.key,
-      clustering: EMPTY,
-      rowsInPartition: 1,
-      remaining: Number.isFinite(left) ? left : NO_LIMIT,
-    });
-  }
-  return {
-    kind: 'rows',
-    metadata: { columns: specs as ColumnSpec[], pagingState },
-    rows: res.rows.map((r) => query.selection.project(r)),
+  const scan = (pagingState: Buffer | undefined): ScanContext & { remaining: number } => {
+    const state = pagingState ? decodePagingState(pagingState) : undefined;
+    const remaining = state ? (state.remaining === NO_LIMIT ? Number.POSITIVE_INFINITY : state.remaining) : limit;
+    return {
+      plan,
+      twin,
+      values,
+      nowInSeconds: now,
+      bounds,
+      want: Math.min(pageSize, remaining),
+      resume: state ? { token: state.token, key: state.key } : undefined,
+      remaining,
+    };
   };
+  // Scans write the ROWS cells straight from the Arrow columns.
+  const outputs = directScanEncoding ? scanOutputs(query.selection) : undefined;
+  if (outputs) {
+    const pageAt = (pagingState: Buffer | undefined): ScanPage => {
+      const c = scan(pagingState);
+      const res = encodedScan(c, outputs);
+      return { count: res.count, bytes: res.bytes, pagingState: pagingAfter(res.next, c.remaining - res.count) };
+    };
+    const key: ScanPageKey = { statement: query, twin, values, pageSize, nowInSeconds: now };
+    const page = (options.pagingState && readAhead.take(options.pagingState, key)) || pageAt(options.pagingState);
+    const next = page.pagingState;
+    pathStats.encoded++;
+    if (next && scanReadAhead) readAhead.prepare(next, key, () => pageAt(next));
+    return {
+      kind: 'rows',
+      metadata: { columns: specs as ColumnSpec[], pagingState: next },
+      rows: [],
+      encoded: { count: page.count, bytes: page.bytes },
+    };
+  }
+  const c = scan(options.pagingState);
+  const res = columnarScan(c);
+  const metadata = {
+    columns: specs as ColumnSpec[],
+    pagingState: pagingAfter(res.next, c.remaining - res.rows.length),
+  };
+  return { kind: 'rows', metadata, rows: res.rows.map((r) => query.selection.project(r)) };
 }

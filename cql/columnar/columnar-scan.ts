@@ -39,7 +39,7 @@ export interface ScanResult {
   readonly next: { token: bigint; key: Buffer } | undefined;
 }
 
-interface Candidate {
+export interface Candidate {
   token: bigint;
   key: Buffer;
   row: SelectedRow;
@@ -118,20 +118,14 @@ class SegmentCursor {
   }
 }
 
-export function columnarScan(c: ScanContext): ScanResult {
+/**
+ * The buffer rows that can reach this page, in the row store's order: the buffer is in token order, so its first
+ * want + 1 accepted rows are all it can contribute. Values by table column index, as a segment row's.
+ */
+export function bufferCandidates(c: ScanContext, accept: (row: SelectedRow) => boolean): Candidate[] {
   const { plan, twin } = c;
   const table = plan.table;
-  const tests = plan.filters.map((f) => {
-    const v = f.terms[0]!.value(c.values);
-    if (v === null || v === UNSET) throw new ColumnarDecline('filter value');
-    return bindPredicate(f, c.values, table.columns[f.columnIndex]!.name);
-  });
-  const accept = (row: SelectedRow) => tests.every((t) => t(row));
   const ids = plan.regularColumns.map((i) => table.columns[i]!.id);
-  const views = segmentViews(twin, c.nowInSeconds, c.bounds, ids);
-  const cursors = views.map((v) => new SegmentCursor(v, plan, accept, c.resume));
-
-  // The buffer's first want + 1 accepted rows are all it can contribute to this page (it is in token order).
   const buffered: Candidate[] = [];
   const projection = new Projection(ids);
   bufferRows(
@@ -162,6 +156,23 @@ export function columnarScan(c: ScanContext): ScanResult {
   );
   // Twin keys order equal tokens by key length first; the row store by key bytes.
   buffered.sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : Buffer.compare(a.key, b.key)));
+  return buffered;
+}
+
+export function columnarScan(c: ScanContext): ScanResult {
+  const { plan, twin } = c;
+  const table = plan.table;
+  const tests = plan.filters.map((f) => {
+    const v = f.terms[0]!.value(c.values);
+    if (v === null || v === UNSET) throw new ColumnarDecline('filter value');
+    return bindPredicate(f, c.values, table.columns[f.columnIndex]!.name);
+  });
+  const accept = (row: SelectedRow) => tests.every((t) => t(row));
+  const ids = plan.regularColumns.map((i) => table.columns[i]!.id);
+  const views = segmentViews(twin, c.nowInSeconds, c.bounds, ids);
+  const cursors = views.map((v) => new SegmentCursor(v, plan, accept, c.resume));
+
+  const buffered = bufferCandidates(c, accept);
 
   const rows: SelectedRow[] = [];
   let bi = 0;

@@ -12,6 +12,7 @@ import { checkTwin } from '../../storage/twin/twin-check.js';
 import { splitTwinKey } from '../../storage/twin/twin-keys.js';
 import { columnarPath, setColumnarPath } from '../columnar/columnar-mode.js';
 import { pathStats } from '../columnar/columnar-read.js';
+import { readAheadStats } from '../columnar/scan-read-ahead.js';
 import { catalogTwinSchemaSource, hasTwin } from '../columnar/twin-schema-source.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import { type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
@@ -37,7 +38,8 @@ function twinnedTables(catalog: SchemaCatalog, storage: StorageEngine): Twinned[
 }
 
 function pathRow(): RowObject[] {
-  return [{ path: columnarPath(), ...pathStats }];
+  // encoded: scan pages written straight from Arrow columns; read_ahead: pages answered from a prepared next page.
+  return [{ path: columnarPath(), ...pathStats, read_ahead: readAheadStats.used }];
 }
 
 /** Registers the row sources of system_arrow's tables. */

@@ -148,6 +148,7 @@ export class TableTwin {
   flushing: FlushWatch | undefined;
   /** Background work (flush, compaction) asks for this when thresholds pass. */
   onThreshold: (() => void) | undefined;
+  private changes = 0;
 
   constructor(
     private readonly state: TableState,
@@ -252,13 +253,23 @@ export class TableTwin {
     return this.nextSegmentId++;
   }
 
+  /**
+   * Changes whenever what a read of this twin sees may have changed (a committed write, flush or compaction):
+   * results prepared ahead of a request (cql/columnar/scan-read-ahead.ts) are valid only at the same version.
+   */
+  get version(): number {
+    return this.changes;
+  }
+
   /** After a committed flush / compaction. */
   addSegment(record: SegmentRecord, dv: DV, data: OpenSegment | undefined): void {
     this.segs.set(record.id, new LiveSegment(this, record, dv, data));
+    this.changes++;
   }
 
   removeSegment(id: number): void {
     this.segs.delete(id);
+    this.changes++;
   }
 
   loadDeletions(record: SegmentRecord): DV {
@@ -435,6 +446,7 @@ export class TableTwin {
   }
 
   private committed(st: TwinStage): void {
+    this.changes++;
     if (st.truncated) {
       this.buffer.truncated();
       this.segs.clear();
