@@ -198,6 +198,7 @@ export function columnarScan(c: ScanContext): ScanResult {
     rows.push(next.row);
     last = next;
   }
-  const more = rows.length >= c.want && (bi < buffered.length || cursors.some((cur) => cur.head !== undefined));
+  // A full page always carries a paging state (see encoded-scan.ts).
+  const more = rows.length >= c.want;
   return { rows, next: more && last ? { token: last.token, key: last.key } : undefined };
 }

@@ -125,7 +125,9 @@ export function encodedScan(c: ScanContext, outputs: readonly number[]): Encoded
     }
     count++;
   }
-  const more = count >= c.want && (bi < buffered.length || heap.length > 0);
+  // A full page always carries a paging state, even when nothing follows (the next page is then empty): Cassandra's
+  // pager cannot tell either, and the row path does the same.
+  const more = count >= c.want;
   let next: EncodedScan['next'];
   if (more && lastRow >= 0) {
     next = lastCursor
