@@ -6,17 +6,19 @@
 // values generated in SQL. Pool on /dev/shm (emulated pmem).
 //
 //   npx tsc -p tsconfig.json && node dist/bench/arrow-twin.js [--rows N] [--skip-no-twin] [--no-duckdb] [--writes-only]
-//     [--scan-only [--scan-repeat R] [--row-scan] [--raw-scan]] [--pool-size 512MiB]
+//     [--scan-only [--scan-repeat R] [--row-scan] [--raw-scan] [--gocql-scan]] [--pool-size 512MiB]
 // --scan-only: load (twins on only), flush, then only the full scan on the columnar path, R times (default 5), each
 // with the server's CPU (/proc) and this client's CPU (process.cpuUsage) per row; --row-scan adds the row path,
-// --raw-scan the same scan read by a minimal client that counts rows without decoding them.
+// --raw-scan the same scan read by a minimal client that counts rows without decoding them, --gocql-scan the same
+// scan through gocql (bench/gocql-scan/main.go, built offline against Debian's gocql), rows decoded into Go values.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
+import { buildGoBinary } from './support/go-build.js';
 import { processCpuMs } from './support/process-cpu.js';
 import { RawScanClient } from './support/raw-scan-client.js';
 
@@ -267,6 +269,30 @@ async function main(): Promise<void> {
         );
       }
       raw.close();
+    }
+    if (flag('--gocql-scan')) {
+      // The same scan through gocql (a compiled driver): every row decoded into typed Go values.
+      const binary = await buildGoBinary(resolve(import.meta.dirname, '../../bench/gocql-scan/main.go'), 'gocql-scan');
+      const s0 = serverCpuMs(s);
+      const out = await new Promise<string>((ok, fail) =>
+        execFile(binary, [String(s.port), '5000', String(SCAN_REPEAT)], { timeout: 600_000 }, (err, stdout, stderr) =>
+          err ? fail(new Error(`gocql-scan failed: ${err.message}\n${stderr}`)) : ok(stdout),
+        ),
+      );
+      const s1 = serverCpuMs(s);
+      const runs = JSON.parse(out) as { rows: number; ms: number; cpu_ms: number }[];
+      console.log('full scan, columnar path, through gocql (rows decoded into Go values):');
+      runs.forEach((r, i) => {
+        if (r.rows !== N) throw new Error(`gocql scan saw ${r.rows} rows, expected ${N}`);
+        console.log(
+          `  gocql scan ${i + 1}: ${r.ms.toFixed(0)} ms, ${(r.rows / (r.ms / 1000)).toFixed(0)} rows/s, client CPU ${((r.cpu_ms * 1000) / r.rows).toFixed(2)} us/row`,
+        );
+      });
+      if (s0 !== undefined && s1 !== undefined) {
+        const rows = runs.reduce((a, r) => a + r.rows, 0);
+        console.log(`  server CPU over the gocql runs: ${(((s1 - s0) * 1000) / rows).toFixed(2)} us/row`);
+      }
+      console.log(`best: ${Math.max(...runs.map((r) => r.rows / (r.ms / 1000))).toFixed(0)} rows/s through gocql`);
     }
     if (flag('--row-scan')) {
       await c.execute('SELECT * FROM system_arrow.use_row_path');

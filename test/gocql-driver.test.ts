@@ -3,16 +3,13 @@
 // v4, v4 + snappy, v3) and prints {"checks": {"<profile>/<check>": "ok" | "<error>"}, "probes": ..., "info": ...};
 // each check is one `it` here. Probes are known server gaps: printed, and expected to fail. The binary is cached under
 // os.tmpdir() by the hash of its source and the Go version, so only the first run pays for the build.
-import { execFile, execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGoBinary, goVersion } from '../bench/support/go-build.js';
 import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 const SOURCE = resolve(import.meta.dirname, 'gocql/main.go');
-const GOPATH = '/usr/share/gocode';
 
 const PROFILES = ['auto', 'v4', 'v4snappy', 'v3'];
 const CHECKS = [
@@ -48,62 +45,7 @@ interface Summary {
   info: Record<string, unknown>;
 }
 
-function goVersion(): string | null {
-  try {
-    return execFileSync('go', ['version'], { encoding: 'utf8', timeout: 30_000 }).trim();
-  } catch {
-    return null;
-  }
-}
-
 const GO_VERSION = goVersion();
-
-// Offline GOPATH-mode build against Debian's /usr/share/gocode (gocql and its dependencies are Debian packages).
-function goEnv(): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    GO111MODULE: 'off',
-    GOPATH,
-    GOFLAGS: '',
-    GOPROXY: 'off',
-    GOCACHE: process.env.GOCACHE ?? join(tmpdir(), 'pmemcql-gocql-gocache'),
-  };
-}
-
-/** Builds test/gocql/main.go once per (source, Go version) and returns the cached binary's path. */
-async function buildChecker(): Promise<string> {
-  const hash = createHash('sha256')
-    .update(readFileSync(SOURCE))
-    .update(GO_VERSION ?? '')
-    .digest('hex')
-    .slice(0, 16);
-  const dir = join(tmpdir(), `pmemcql-gocql-check-${hash}`);
-  const binary = join(dir, 'gocql-check');
-  if (existsSync(binary)) return binary;
-  mkdirSync(dir, { recursive: true });
-  const partial = `${binary}.${process.pid}.tmp`;
-  await new Promise<void>((ok, fail) => {
-    execFile(
-      'go',
-      ['build', '-o', partial, SOURCE],
-      { cwd: dir, env: goEnv(), timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        if (err) {
-          fail(
-            new Error(
-              `go build of test/gocql/main.go failed (needs golang-github-gocql-gocql-dev under ${GOPATH}; ` +
-                `run scripts/setup.sh as root): ${err.message}\n${stdout}${stderr}`,
-            ),
-          );
-        } else {
-          ok();
-        }
-      },
-    );
-  });
-  renameSync(partial, binary);
-  return binary;
-}
 
 async function runChecker(binary: string, port: number): Promise<{ summary: Summary; stderr: string }> {
   return await new Promise((ok, fail) => {
@@ -132,7 +74,7 @@ const SUITE =
 
 describe.skipIf(GO_VERSION === null)(SUITE, () => {
   beforeAll(async () => {
-    const binary = await buildChecker();
+    const binary = await buildGoBinary(SOURCE, 'gocql-check');
     server = await startServer();
     ({ summary, stderr } = await runChecker(binary, server.port));
     const probes = Object.entries(summary.probes).filter(([, v]) => v !== 'ok');
