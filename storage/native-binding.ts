@@ -71,6 +71,7 @@ interface Addon {
   ): number;
   setErrorClass(ctor: typeof PoolError): void;
   enableCommitSync(): boolean;
+  enableJournalSync(): boolean;
   layoutVersion: number;
 }
 
@@ -105,14 +106,20 @@ let addon: Addon | undefined;
  *   only) and the whole pool is msynced once after each commit: one sync per apply(). Durable
  *   when apply() returns and safe against process crashes, but a power loss or OS crash during
  *   an apply() can leave a torn pool.
+ * - 'journal' (PMEMCQL_DISK_SYNC=journal): the working pool lives in /dev/shm in pmem mode; each
+ *   commit appends the ranges libpmemobj flushed to <data>/pmemcql.journal with one fdatasync,
+ *   checkpointed into <data>/pmemcql.image. Power-safe with one device flush per apply(); costs
+ *   the pool's size in RAM and a rebuild (image + journal) after a reboot.
  */
-export type DiskSync = 'msync-ranges' | 'msync-commit';
+export type DiskSync = 'msync-ranges' | 'msync-commit' | 'journal';
 
 function loadAddon(): Addon {
   if (!addon) {
     const loaded = createRequire(import.meta.url)(addonPath()) as Addon;
     loaded.setErrorClass(PoolError);
-    if (process.env.PMEMCQL_DISK_SYNC === 'commit') loaded.enableCommitSync();
+    const sync = process.env.PMEMCQL_DISK_SYNC;
+    if (sync === 'commit') loaded.enableCommitSync();
+    else if (sync === 'journal') loaded.enableJournalSync();
     addon = loaded;
   }
   return addon;

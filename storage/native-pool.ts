@@ -12,8 +12,8 @@ export interface PoolInfo {
   /** Bytes the pool can hold / holds now (approximate; from the allocator). */
   size: number;
   used: number;
-  /** How commits reach the medium: cache flushes (pmem/emulated) or msync policy (disk). */
-  sync: 'flush' | 'msync-ranges' | 'msync-commit';
+  /** How commits reach the medium: cache flushes (pmem/emulated), or the disk policy (PMEMCQL_DISK_SYNC). */
+  sync: 'flush' | 'msync-ranges' | 'msync-commit' | 'journal';
 }
 
 export interface ScanOptions {
