@@ -187,6 +187,20 @@ describe.skipIf(!hasShm)('native pool, PMEMCQL_DISK_SYNC=journal', () => {
     }
   });
 
+  it('names the setting when /dev/shm has no room for the pool', () => {
+    const { path, shmDir } = fresh();
+    let err: unknown;
+    try {
+      openPool({ path, size: 2 ** 50 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(PoolError);
+    expect((err as PoolError).code).toBe('POOL_OPEN');
+    expect((err as PoolError).message).toMatch(/PMEMCQL_DISK_SYNC=journal.*disk_sync: journal.*pool_size/);
+    expect(readdirSync(shmDir)).toEqual([]);
+  });
+
   it('refuses a pool path holding a pool of another policy', () => {
     const { path } = fresh();
     writeFileSync(path, 'x');
@@ -231,6 +245,26 @@ for (let n = start; ; n++) {
 `,
       );
     };
+
+    it('a process with the default policy refuses a journal pool instead of creating an empty one', () => {
+      prepareChild();
+      const { path } = fresh();
+      openPool({ path, size: 16 * MiB }).close();
+      writeFileSync(
+        join(childDir, 'open.js'),
+        `import { openPool } from './native-binding.js';
+try { openPool({ path: process.argv[2] }); console.log('opened'); } catch (e) { console.log(e.code + ' ' + e.message); }
+`,
+      );
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PMEMCQL_NATIVE_ADDON: resolve('native/build/Release/pmemcql_native.node'),
+      };
+      delete env.PMEMCQL_DISK_SYNC;
+      const r = spawnSync(process.execPath, [join(childDir, 'open.js'), path], { env, encoding: 'utf8' });
+      expect(r.stdout).toMatch(/^POOL_OPEN .*PMEMCQL_DISK_SYNC=journal/);
+      expect(existsSync(path)).toBe(false);
+    });
 
     it('loses no acknowledged batch across SIGKILLs, reboots and checkpoints; pmempool check passes', async () => {
       prepareChild();
