@@ -23,12 +23,14 @@ namespace flush_recorder {
 namespace {
 
 bool gEnabled = false;
+uint64_t gRecorded = 0;
 std::vector<std::pair<uintptr_t, uintptr_t>> gRanges;  // [start, end) addresses, cache-line aligned
 
 constexpr uintptr_t kLine = 64;
 
 inline void record(const void* addr, size_t len) {
   if (!gEnabled || len == 0) return;
+  gRecorded++;
   uintptr_t a = reinterpret_cast<uintptr_t>(addr);
   uintptr_t start = a & ~(kLine - 1);
   uintptr_t end = (a + len + kLine - 1) & ~(kLine - 1);
@@ -55,6 +57,7 @@ Fn libpmemFunction(const char* name) {
 
 void enable() { gEnabled = true; }
 bool enabled() { return gEnabled; }
+uint64_t recordedCount() { return gRecorded; }
 
 void mergeRanges(std::vector<ByteRange>& r) {
   if (r.empty()) return;

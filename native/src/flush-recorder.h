@@ -18,6 +18,8 @@ namespace flush_recorder {
 /** Turns recording on for the rest of the process (journal mode). */
 void enable();
 bool enabled();
+/** Ranges recorded since the process started (to check that libpmemobj's calls arrive here). */
+uint64_t recordedCount();
 /**
  * Moves the recorded ranges inside [base, base+size) out of the recorder, as sorted, merged
  * pool offsets appended to `out` (merged with what `out` held). Ranges of other mappings stay.

@@ -192,6 +192,17 @@ Pool::~Pool() {
   if (lockFd_ >= 0) ::close(lockFd_);
 }
 
+// The journal is only as good as the interception of libpmemobj's libpmem calls (symbol
+// resolution: the addon's pmem_flush must win over libpmem's). A build or loader where it does not
+// would journal nothing and lose data on the next reboot, silently: refuse to run instead.
+void Pool::checkFlushesRecorded() {
+  uint64_t before = flush_recorder::recordedCount();
+  pmemobj_flush(pop_, root_, sizeof(PoolRoot));  // a flush changes no bytes
+  if (flush_recorder::recordedCount() == before)
+    throw PoolErr("POOL_OPEN", "PMEMCQL_DISK_SYNC=journal (disk_sync: journal) is not available in this build: "
+                               "libpmemobj's flushes do not reach the addon's recorder; use disk_sync: ranges");
+}
+
 void Pool::journalCommit() {
   if (journal_) journal_->commit(base_, size_, root_->reserved[0]);
 }
@@ -233,6 +244,7 @@ Pool* Pool::openJournaledLocked(const std::string& path, uint64_t size, const Jo
     pool = new Pool(pop, path, jp.shm);
     try {
       pool->initOrCheckRoot(true);
+      pool->checkFlushesRecorded();
       flush_recorder::dropRanges(pool->base_, pool->size_);  // the image below holds all of it
       PoolJournal::initialise(jp);
       pool->journal_ = new PoolJournal(jp, 0);
@@ -281,6 +293,7 @@ Pool* Pool::openJournaledLocked(const std::string& path, uint64_t size, const Jo
     }
   }
   try {
+    pool->checkFlushesRecorded();
     pool->journal_ = new PoolJournal(jp, scan.validEnd);
     pool->journalCommit();  // what open and recovery wrote
   } catch (...) {

@@ -78,6 +78,7 @@ class Pool {
   void initOrCheckRoot(bool created);
   static Pool* openJournaled(const std::string& path, uint64_t size);
   static Pool* openJournaledLocked(const std::string& path, uint64_t size, const JournalPaths& jp);
+  void checkFlushesRecorded();
 
   PMEMobjpool* pop_;
   char* base_;
