@@ -130,7 +130,8 @@ Pool* Pool::open(const std::string& path, uint64_t size) {
   // A journal pool's data is in its image + journal, not at `path`: creating an empty pool there
   // would hide it.
   if (stat(path.c_str(), &st) != 0 && stat(JournalPaths::forPool(path).image.c_str(), &st) == 0)
-    throw PoolErr("POOL_OPEN", "pool " + path + " was written with PMEMCQL_DISK_SYNC=journal (disk_sync: journal); its data is in " +
+    throw PoolErr("POOL_OPEN", "pool " + path +
+                                   " was written with PMEMCQL_DISK_SYNC=journal (disk_sync: journal); its data is in " +
                                    JournalPaths::forPool(path).image + " and its journal: open it with that setting");
   bool created = false;
   PMEMobjpool* pop = nullptr;
@@ -260,7 +261,8 @@ Pool* Pool::openJournaledLocked(const std::string& path, uint64_t size, const Jo
   // Fast restart: the working pool survived (no reboot) and holds exactly the last durable
   // commit. A higher sequence means a commit whose journal record never became durable (it was
   // never acknowledged): rebuild without it.
-  if (stat(jp.shm.c_str(), &st) == 0 && static_cast<uint64_t>(st.st_size) == imageSize && scan.validEnd == scan.fileSize) {
+  bool shmIntact = stat(jp.shm.c_str(), &st) == 0 && static_cast<uint64_t>(st.st_size) == imageSize;
+  if (shmIntact && scan.validEnd == scan.fileSize) {
     PMEMobjpool* pop = pmemobj_open(jp.shm.c_str(), kLayoutName);
     if (pop) {
       pool = new Pool(pop, path, jp.shm);

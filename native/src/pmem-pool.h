@@ -150,7 +150,8 @@ class Tx {
     // A slot free at the start holds nothing an abort must restore: it only has to be durable
     // by the commit point. Flushing it ourselves just before commit saves libpmemobj a range.
     if (!((o->freeAtStart >> s) & 1)) addRange(slotOff, sizeof(LeafSlot), 0);
-    else if (pool_.sync() == SyncPolicy::Flush || pool_.sync() == SyncPolicy::Journal) flushAtCommit_.push_back(slotOff);
+    else if (pool_.sync() == SyncPolicy::Flush || pool_.sync() == SyncPolicy::Journal)
+      flushAtCommit_.push_back(slotOff);
     // (msync policies: the pool-wide msync covers the slot; the journal needs the flush to see it)
   }
   Pool& pool() { return pool_; }
