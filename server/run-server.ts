@@ -237,6 +237,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
       pool: info.path,
       mode: info.mode,
       sync: info.sync,
+      ...(info.workingFile === undefined ? {} : { working_pool: info.workingFile }),
       pool_size: info.size,
       pool_open_ms: Math.round(openMs * 10) / 10,
       keyspaces: userKeyspaces,

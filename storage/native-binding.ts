@@ -25,6 +25,7 @@ interface RawInfo {
   path: string;
   mode: DurabilityMode;
   sync: DiskSync | 'flush';
+  workingFile?: string;
   size: number;
   used: number;
   root: number;
@@ -254,7 +255,9 @@ class Pool implements NativePool {
 
   get info(): PoolInfo {
     const i = this.raw.info();
-    return { path: i.path, mode: i.mode, size: i.size, used: i.used, sync: i.sync };
+    const info: PoolInfo = { path: i.path, mode: i.mode, size: i.size, used: i.used, sync: i.sync };
+    if (i.workingFile !== undefined) info.workingFile = i.workingFile;
+    return info;
   }
 
   get(map: MapHandle, key: Buffer): Buffer | undefined {

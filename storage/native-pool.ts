@@ -14,6 +14,8 @@ export interface PoolInfo {
   used: number;
   /** How commits reach the medium: cache flushes (pmem/emulated), or the disk policy (PMEMCQL_DISK_SYNC). */
   sync: 'flush' | 'msync-ranges' | 'msync-commit' | 'journal';
+  /** `journal` pools: the file actually mapped (the working pool in /dev/shm); `path` holds no file then. */
+  workingFile?: string;
 }
 
 export interface ScanOptions {

@@ -106,6 +106,7 @@ describe.skipIf(!hasShm)('native pool, PMEMCQL_DISK_SYNC=journal', () => {
     const { path, dir, shmDir } = fresh();
     let pool = openPool({ path, size: 16 * MiB });
     expect(pool.info).toMatchObject({ path, mode: 'disk', sync: 'journal' });
+    expect(pool.info.workingFile).toBe(shmPool(shmDir));
     expect(existsSync(join(dir, 'pmemcql.image'))).toBe(true);
     expect(existsSync(path), 'nothing is mapped at the pool path itself').toBe(false);
     writeBatches(pool, 30, 'a');

@@ -86,6 +86,7 @@ describe('configuration', () => {
         let server = await startServer({ args: ['--config', file], dataDir, env, keepData: true });
         expect(server.output()).toContain('"mode":"disk"');
         expect(server.output()).toContain('"sync":"journal"');
+        expect(server.output()).toContain(`"working_pool":"${shmDir}/pmemcql-`);
         let client = new cassandra.Client({
           contactPoints: [`127.0.0.1:${server.port}`],
           localDataCenter: 'datacenter1',

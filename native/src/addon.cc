@@ -235,6 +235,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       o.Set("path", p.path());
       o.Set("mode", modeName(p.durability()));
       o.Set("sync", syncName(p.sync()));
+      if (p.sync() == SyncPolicy::Journal) o.Set("workingFile", p.file());
       o.Set("size", static_cast<double>(p.size()));
       o.Set("used", static_cast<double>(p.used()));
       o.Set("root", static_cast<double>(p.rootMap()));

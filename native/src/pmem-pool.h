@@ -65,6 +65,8 @@ class Pool {
   static bool enableJournalSync();
   /** The pool path callers named (for journal pools not the file that is mapped). */
   const std::string& path() const { return path_; }
+  /** The mapped file: path(), or the /dev/shm working pool of a journal pool. */
+  const std::string& file() const { return file_; }
   /** Journal pools: appends this commit's changed ranges to the journal (one fdatasync). */
   void journalCommit();
   /** Pool offset of the commit sequence (root reserved[0], journal pools only). */
