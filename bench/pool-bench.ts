@@ -4,7 +4,7 @@
 //   npx tsc -p tsconfig.json && node dist/bench/pool-bench.js [--rows 1000000] [--batch 1000]
 // Rates are per wall second and per CPU second of this process (the machine may be shared).
 // With --disk: group commit in 'disk' mode instead (pool in the temp dir, no PMEM_IS_PMEM_FORCE;
-// PMEMCQL_DISK_SYNC=commit selects the msync-per-commit policy).
+// PMEMCQL_DISK_SYNC=commit selects the msync-per-commit policy, =journal the /dev/shm pool + journal).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -173,6 +173,10 @@ console.log(
 
 function diskBench(): void {
   const dir = mkdtempSync(join(tmpdir(), 'pmemcql-bench-disk-'));
+  // PMEMCQL_DISK_SYNC=journal: the working pool goes to a /dev/shm directory of our own, removed below.
+  const shmDir =
+    process.env.PMEMCQL_DISK_SYNC === 'journal' && existsSync('/dev/shm') ? mkdtempSync('/dev/shm/pmemcql-bench-') : '';
+  if (shmDir) process.env.PMEMCQL_JOURNAL_SHM_DIR = shmDir;
   const diskPool = openPool({ path: join(dir, 'bench.pool'), size: 256 * 1024 * 1024 });
   const value = Buffer.alloc(100, 0x61);
   const sync = (diskPool as NativePool & { sync: string }).sync;
@@ -198,4 +202,5 @@ function diskBench(): void {
   }
   diskPool.close();
   rmSync(dir, { recursive: true, force: true });
+  if (shmDir) rmSync(shmDir, { recursive: true, force: true });
 }

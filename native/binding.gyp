@@ -4,9 +4,11 @@
       "target_name": "pmemcql_native",
       "sources": [
         "src/addon.cc",
+        "src/flush-recorder.cc",
         "src/map-cursor.cc",
         "src/pmem-map.cc",
         "src/pmem-pool.cc",
+        "src/pool-journal.cc",
         "src/write-batch.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
@@ -14,7 +16,7 @@
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17", "-std=gnu++20"],
       "cflags_cc": ["-std=c++17", "-O2", "-fexceptions", "-Wall", "-Wextra", "-Wno-unused-parameter"],
-      "libraries": ["-lpmemobj", "-lpmem"]
+      "libraries": ["-lpmemobj", "-lpmem", "-ldl"]
     }
   ]
 }

@@ -41,9 +41,11 @@ export interface ServerConfig {
   metrics_port: number;
   /**
    * disk mode only: 'ranges' (msync every undo-log range: survives power loss at any moment) or
-   * 'commit' (one msync per group commit: much faster; a power loss during a commit can tear the pool).
+   * 'commit' (one msync per group commit: much faster; a power loss during a commit can tear the pool) or
+   * 'journal' (pool in /dev/shm + a redo journal with one fdatasync per group commit: fast and power-safe;
+   * needs pool_size of free /dev/shm). PMEMCQL_DISK_SYNC=commit|journal in the environment does the same.
    */
-  disk_sync: 'ranges' | 'commit';
+  disk_sync: 'ranges' | 'commit' | 'journal';
   /** Client TLS (issue 6), as Cassandra's client_encryption_options with PEM files. */
   client_encryption_options: ClientEncryptionOptions;
 }
@@ -290,7 +292,7 @@ const SETTERS: Record<keyof ServerConfig, Setter> = {
     );
   },
   disk_sync: (c, v) => {
-    c.disk_sync = parseChoice('disk_sync', v, ['ranges', 'commit'] as const);
+    c.disk_sync = parseChoice('disk_sync', v, ['ranges', 'commit', 'journal'] as const);
   },
   metrics_port: (c, v) => {
     c.metrics_port = parseInteger('metrics_port', v, -1, 65535);

@@ -101,7 +101,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
   mkdirSync(dirname(path), { recursive: true });
 
   // The addon reads the disk sync policy when it loads (before the first pool opens).
-  if (config.disk_sync === 'commit') process.env.PMEMCQL_DISK_SYNC = 'commit';
+  if (config.disk_sync === 'commit' || config.disk_sync === 'journal') process.env.PMEMCQL_DISK_SYNC = config.disk_sync;
   const openStart = performance.now();
   const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptionsFromEnv(process.env) });
   const openMs = performance.now() - openStart;
@@ -237,6 +237,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
       pool: info.path,
       mode: info.mode,
       sync: info.sync,
+      ...(info.workingFile === undefined ? {} : { working_pool: info.workingFile }),
       pool_size: info.size,
       pool_open_ms: Math.round(openMs * 10) / 10,
       keyspaces: userKeyspaces,

@@ -25,6 +25,7 @@ interface RawInfo {
   path: string;
   mode: DurabilityMode;
   sync: DiskSync | 'flush';
+  workingFile?: string;
   size: number;
   used: number;
   root: number;
@@ -71,6 +72,7 @@ interface Addon {
   ): number;
   setErrorClass(ctor: typeof PoolError): void;
   enableCommitSync(): boolean;
+  enableJournalSync(): boolean;
   layoutVersion: number;
 }
 
@@ -105,14 +107,20 @@ let addon: Addon | undefined;
  *   only) and the whole pool is msynced once after each commit: one sync per apply(). Durable
  *   when apply() returns and safe against process crashes, but a power loss or OS crash during
  *   an apply() can leave a torn pool.
+ * - 'journal' (PMEMCQL_DISK_SYNC=journal): the working pool lives in /dev/shm in pmem mode; each
+ *   commit appends the ranges libpmemobj flushed to <data>/pmemcql.journal with one fdatasync,
+ *   checkpointed into <data>/pmemcql.image. Power-safe with one device flush per apply(); costs
+ *   the pool's size in RAM and a rebuild (image + journal) after a reboot.
  */
-export type DiskSync = 'msync-ranges' | 'msync-commit';
+export type DiskSync = 'msync-ranges' | 'msync-commit' | 'journal';
 
 function loadAddon(): Addon {
   if (!addon) {
     const loaded = createRequire(import.meta.url)(addonPath()) as Addon;
     loaded.setErrorClass(PoolError);
-    if (process.env.PMEMCQL_DISK_SYNC === 'commit') loaded.enableCommitSync();
+    const sync = process.env.PMEMCQL_DISK_SYNC;
+    if (sync === 'commit') loaded.enableCommitSync();
+    else if (sync === 'journal') loaded.enableJournalSync();
     addon = loaded;
   }
   return addon;
@@ -247,7 +255,9 @@ class Pool implements NativePool {
 
   get info(): PoolInfo {
     const i = this.raw.info();
-    return { path: i.path, mode: i.mode, size: i.size, used: i.used, sync: i.sync };
+    const info: PoolInfo = { path: i.path, mode: i.mode, size: i.size, used: i.used, sync: i.sync };
+    if (i.workingFile !== undefined) info.workingFile = i.workingFile;
+    return info;
   }
 
   get(map: MapHandle, key: Buffer): Buffer | undefined {

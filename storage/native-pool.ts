@@ -12,8 +12,10 @@ export interface PoolInfo {
   /** Bytes the pool can hold / holds now (approximate; from the allocator). */
   size: number;
   used: number;
-  /** How commits reach the medium: cache flushes (pmem/emulated) or msync policy (disk). */
-  sync: 'flush' | 'msync-ranges' | 'msync-commit';
+  /** How commits reach the medium: cache flushes (pmem/emulated), or the disk policy (PMEMCQL_DISK_SYNC). */
+  sync: 'flush' | 'msync-ranges' | 'msync-commit' | 'journal';
+  /** `journal` pools: the file actually mapped (the working pool in /dev/shm); `path` holds no file then. */
+  workingFile?: string;
 }
 
 export interface ScanOptions {

@@ -1,7 +1,7 @@
 // Configuration: YAML with Cassandra-like names, environment and flag overrides, and fail-fast
 // errors naming the key — through the real server binary.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
@@ -74,4 +74,47 @@ describe('configuration', () => {
       await server.stop();
     }
   });
+  it.skipIf(!existsSync('/dev/shm'))(
+    'disk_sync: journal runs the journal policy; a write survives a stop and a "reboot"',
+    async () => {
+      const file = join(dir, 'journal.yaml');
+      writeFileSync(file, 'disk_sync: journal\n');
+      const dataDir = mkdtempSync(join(dir, 'jdata-'));
+      const shmDir = mkdtempSync('/dev/shm/pmemcql-config-');
+      const env = { PMEM_IS_PMEM_FORCE: '0', PMEMCQL_JOURNAL_SHM_DIR: shmDir };
+      try {
+        let server = await startServer({ args: ['--config', file], dataDir, env, keepData: true });
+        expect(server.output()).toContain('"mode":"disk"');
+        expect(server.output()).toContain('"sync":"journal"');
+        expect(server.output()).toContain(`"working_pool":"${shmDir}/pmemcql-`);
+        let client = new cassandra.Client({
+          contactPoints: [`127.0.0.1:${server.port}`],
+          localDataCenter: 'datacenter1',
+        });
+        await client.connect();
+        await client.execute(
+          "CREATE KEYSPACE j WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+        );
+        await client.execute('CREATE TABLE j.t (k int PRIMARY KEY, v text)');
+        await client.execute("INSERT INTO j.t (k, v) VALUES (1, 'durable')");
+        await client.shutdown();
+        expect(await server.stop('SIGTERM')).toBe(0);
+        expect(existsSync(join(dataDir, 'pmemcql.image'))).toBe(true);
+        for (const f of readdirSync(shmDir)) rmSync(join(shmDir, f));
+        server = await startServer({ args: ['--config', file], dataDir, env, keepData: true });
+        client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
+        try {
+          await client.connect();
+          const row = (await client.execute('SELECT v FROM j.t WHERE k = 1')).first();
+          expect(row?.v).toBe('durable');
+        } finally {
+          await client.shutdown();
+          await server.stop();
+        }
+      } finally {
+        rmSync(shmDir, { recursive: true, force: true });
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -10,10 +10,13 @@
 // not acknowledged), and a key whose INSERT was never acknowledged is absent or at version 0. A batch writes
 // kv (k) and ev (p, c) with its own keys: both rows or neither, and both when acknowledged.
 //
-// CRASH_KILLS=200 runs the long mode; CRASH_MODE=emulated puts the pool on /dev/shm with PMEM_IS_PMEM_FORCE=1.
+// CRASH_KILLS=200 runs the long mode; CRASH_MODE=emulated puts the pool on /dev/shm with PMEM_IS_PMEM_FORCE=1;
+// CRASH_MODE=journal runs disk_sync journal (working pool in /dev/shm, journal + image in the data directory),
+// deletes the /dev/shm pool after every other kill (a reboot: rebuilt from image + journal) and checkpoints
+// often (test/server-crash-journal.test.ts runs it that way).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
@@ -26,6 +29,7 @@ const ready =
   existsSync(join(root, 'dist/server/main.js')) && existsSync(join(root, 'native/build/Release/pmemcql_native.node'));
 const KILLS = Number(process.env.CRASH_KILLS ?? 20);
 const EMULATED = process.env.CRASH_MODE === 'emulated';
+const JOURNAL = process.env.CRASH_MODE === 'journal';
 const WORKERS = 8;
 const REPLICATION = "{'class': 'SimpleStrategy', 'replication_factor': 1}";
 
@@ -50,6 +54,10 @@ function hasPmempool(): boolean {
 
 describe.skipIf(!ready)('server crash safety under client load', () => {
   const dataDir = mkdtempSync(join(EMULATED && existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-srvcrash-'));
+  // Journal mode: the working pool's directory (instead of /dev/shm itself, so it is easy to remove).
+  const shmDir = JOURNAL ? mkdtempSync('/dev/shm/pmemcql-srvcrash-shm-') : '';
+  const shmPool = () => join(shmDir, readdirSync(shmDir).find((f) => f.endsWith('.pool'))!);
+  let reboots = 0;
   const keys = new Map<number, KeyState>();
   const batches = new Map<number, BatchState>();
   let nextKey = 0;
@@ -61,13 +69,23 @@ describe.skipIf(!ready)('server crash safety under client load', () => {
 
   afterAll(() => {
     rmSync(dataDir, { recursive: true, force: true });
+    if (shmDir) rmSync(shmDir, { recursive: true, force: true });
   });
 
   const start = () =>
     startServer({
       dataDir,
       args: ['--pool-size', '64MiB'],
-      env: { PMEM_IS_PMEM_FORCE: EMULATED ? '1' : '0' },
+      env: {
+        PMEM_IS_PMEM_FORCE: EMULATED ? '1' : '0',
+        ...(JOURNAL
+          ? {
+              PMEMCQL_DISK_SYNC: 'journal',
+              PMEMCQL_JOURNAL_SHM_DIR: shmDir,
+              PMEMCQL_JOURNAL_CHECKPOINT_BYTES: String(512 * 1024),
+            }
+          : {}),
+      },
     });
 
   const connect = async (server: ServerProcess): Promise<cassandra.Client> => {
@@ -209,6 +227,7 @@ describe.skipIf(!ready)('server crash safety under client load', () => {
         // The pool opened: the server said "ready", with the mode it runs in.
         const server = await start();
         expect(server.output()).toContain(`"mode":"${EMULATED ? 'emulated' : 'disk'}"`);
+        if (JOURNAL) expect(server.output()).toContain('"sync":"journal"');
         const client = await connect(server);
         try {
           if (round === 0) {
@@ -232,6 +251,10 @@ describe.skipIf(!ready)('server crash safety under client load', () => {
           stop.killed = true;
           const acked = (await Promise.all(work)).reduce((a, b) => a + b, 0);
           await server.stop();
+          if (JOURNAL && round % 2 === 1) {
+            for (const f of readdirSync(shmDir)) rmSync(join(shmDir, f));
+            reboots++;
+          }
           expect(errors, `round ${round}: writes failed before the kill`).toEqual([]);
           totalAcked += acked;
         } finally {
@@ -240,14 +263,16 @@ describe.skipIf(!ready)('server crash safety under client load', () => {
         }
       }
       console.log(
-        `${KILLS} kills (${EMULATED ? 'emulated' : 'disk'} mode): ${totalAcked} writes acknowledged, ` +
+        `${KILLS} kills (${EMULATED ? 'emulated' : JOURNAL ? `disk journal, ${reboots} reboots` : 'disk'} mode): ` +
+          `${totalAcked} writes acknowledged, ` +
           `${keys.size} keys and ${batches.size} batches in the end, ${rows} kv rows; ${inFlight.writes} writes ` +
           `were in flight at a kill, ${inFlight.committed} of them had committed`,
       );
       expect(totalAcked, 'the load acknowledged writes').toBeGreaterThan(KILLS);
       expect(rows).toBeGreaterThan(0);
       if (hasPmempool()) {
-        const check = spawnSync('pmempool', ['check', '-v', join(dataDir, 'pmemcql.pool')], { encoding: 'utf8' });
+        const pool = JOURNAL ? shmPool() : join(dataDir, 'pmemcql.pool');
+        const check = spawnSync('pmempool', ['check', '-v', pool], { encoding: 'utf8' });
         expect(check.status, check.stdout + check.stderr).toBe(0);
         expect(check.stdout + check.stderr).toMatch(/consistent/);
         expect(check.stdout + check.stderr).not.toMatch(/not consistent/);

@@ -42,6 +42,9 @@ export async function startBenchServer(
     (mode === 'emulated' && existsSync('/dev/shm')
       ? mkdtempSync('/dev/shm/pmemcql-bench-')
       : mkdtempSync(join(tmpdir(), 'pmemcql-bench-')));
+  // disk_sync journal keeps the working pool in /dev/shm: in a directory of our own, removed on stop.
+  const shmDir =
+    mode === 'disk' && process.env.PMEMCQL_DISK_SYNC === 'journal' ? mkdtempSync('/dev/shm/pmemcql-bench-shm-') : '';
   const child = spawn(
     process.execPath,
     [
@@ -57,13 +60,21 @@ export async function startBenchServer(
       '--metrics-port',
       '-1',
     ],
-    { env: { ...process.env, ...(mode === 'emulated' ? { PMEM_IS_PMEM_FORCE: '1' } : {}) }, stdio: 'inherit' },
+    {
+      env: {
+        ...process.env,
+        ...(mode === 'emulated' ? { PMEM_IS_PMEM_FORCE: '1' } : {}),
+        ...(shmDir ? { PMEMCQL_JOURNAL_SHM_DIR: shmDir } : {}),
+      },
+      stdio: 'inherit',
+    },
   );
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   try {
     await waitForCql(port);
   } catch (e) {
     child.kill('SIGKILL');
+    if (shmDir) rmSync(shmDir, { recursive: true, force: true });
     throw e;
   }
   return {
@@ -74,6 +85,7 @@ export async function startBenchServer(
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
       if (remove) rmSync(dir, { recursive: true, force: true });
+      if (shmDir) rmSync(shmDir, { recursive: true, force: true });
     },
   };
 }

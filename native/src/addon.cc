@@ -83,6 +83,19 @@ const char* modeName(Durability m) {
   }
 }
 
+const char* syncName(SyncPolicy s) {
+  switch (s) {
+    case SyncPolicy::Flush:
+      return "flush";
+    case SyncPolicy::MsyncCommit:
+      return "msync-commit";
+    case SyncPolicy::Journal:
+      return "journal";
+    default:
+      return "msync-ranges";
+  }
+}
+
 }  // namespace
 
 class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
@@ -221,7 +234,8 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       Napi::Object o = Napi::Object::New(env);
       o.Set("path", p.path());
       o.Set("mode", modeName(p.durability()));
-      o.Set("sync", p.sync() == SyncPolicy::Flush ? "flush" : p.sync() == SyncPolicy::MsyncCommit ? "msync-commit" : "msync-ranges");
+      o.Set("sync", syncName(p.sync()));
+      if (p.sync() == SyncPolicy::Journal) o.Set("workingFile", p.file());
       o.Set("size", static_cast<double>(p.size()));
       o.Set("used", static_cast<double>(p.used()));
       o.Set("root", static_cast<double>(p.rootMap()));
@@ -439,6 +453,11 @@ Napi::Value SetErrorClass(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// enableJournalSync(): see Pool::enableJournalSync; returns whether it took effect.
+Napi::Value EnableJournalSync(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), Pool::enableJournalSync());
+}
+
 // enableCommitSync(): see Pool::enableCommitSync; returns whether it took effect.
 Napi::Value EnableCommitSync(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), Pool::enableCommitSync());
@@ -449,6 +468,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("NativePool", PoolWrap::Define(env));
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
   exports.Set("enableCommitSync", Napi::Function::New(env, EnableCommitSync));
+  exports.Set("enableJournalSync", Napi::Function::New(env, EnableJournalSync));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},
       {"view", PoolWrap::FastView}, {"getMany", PoolWrap::FastGetMany}};

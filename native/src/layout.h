@@ -40,7 +40,8 @@ struct PoolRoot {
   uint16_t leaf_cap;         // tree geometry, checked on open
   uint16_t inner_cap;
   uint64_t root_map;         // offset of the root MapHeader
-  uint64_t reserved[5];      // zero; room for later fields without resizing the root
+  uint64_t reserved[5];      // [0]: commit sequence of journal pools (LAYOUT.md); the rest zero, room
+                             // for later fields without resizing the root
 };
 static_assert(sizeof(PoolRoot) == 64, "PoolRoot layout");
 static_assert(offsetof(PoolRoot, layout_version) == 8, "PoolRoot layout");

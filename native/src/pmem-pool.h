@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "layout.h"
+#include "pool-journal.h"
 #include "tx-objects.h"
 #include "pool-error.h"
 
@@ -24,6 +25,8 @@ enum class SyncPolicy {
   MsyncCommit,  // disk, opted in: libpmemobj flushes cache lines only; one msync of the pool
                 // after the commit (fast group commit; survives process crashes, and power loss
                 // between applies, but a power loss during an apply can tear the pool)
+  Journal,      // disk, opted in: the working pool lives in /dev/shm in pmem mode; each commit's
+                // flushed ranges go to a journal file with one fdatasync (power-safe, fast)
 };
 
 class Pool {
@@ -58,14 +61,26 @@ class Pool {
    * pool was opened already, or PMEM_IS_PMEM_FORCE is set by the user).
    */
   static bool enableCommitSync();
+  /** Like enableCommitSync, for SyncPolicy::Journal (also turns the flush recorder on). */
+  static bool enableJournalSync();
+  /** The pool path callers named (for journal pools not the file that is mapped). */
   const std::string& path() const { return path_; }
+  /** The mapped file: path(), or the /dev/shm working pool of a journal pool. */
+  const std::string& file() const { return file_; }
+  /** Journal pools: appends this commit's changed ranges to the journal (one fdatasync). */
+  void journalCommit();
+  /** Pool offset of the commit sequence (root reserved[0], journal pools only). */
+  uint64_t rootSeqOffset() const { return reinterpret_cast<char*>(&root_->reserved[0]) - base_; }
 
   /** Shared by transactions: what the running one has logged or allocated. */
   TxObjects& touched() { return touched_; }
 
  private:
-  Pool(PMEMobjpool* pop, std::string path);
+  Pool(PMEMobjpool* pop, std::string path, std::string file);
   void initOrCheckRoot(bool created);
+  static Pool* openJournaled(const std::string& path, uint64_t size);
+  static Pool* openJournaledLocked(const std::string& path, uint64_t size, const JournalPaths& jp);
+  void checkFlushesRecorded();
 
   PMEMobjpool* pop_;
   char* base_;
@@ -75,7 +90,10 @@ class Pool {
   Durability mode_ = Durability::Disk;
   SyncPolicy sync_ = SyncPolicy::MsyncRanges;
   std::string path_;
+  std::string file_;  // the mapped file (path_, or the /dev/shm working pool of a journal pool)
   TxObjects touched_;
+  PoolJournal* journal_ = nullptr;
+  int lockFd_ = -1;  // journal pools: flock on <stem>.lock, held while open
 };
 
 /**
@@ -134,8 +152,9 @@ class Tx {
     // A slot free at the start holds nothing an abort must restore: it only has to be durable
     // by the commit point. Flushing it ourselves just before commit saves libpmemobj a range.
     if (!((o->freeAtStart >> s) & 1)) addRange(slotOff, sizeof(LeafSlot), 0);
-    else if (pool_.sync() == SyncPolicy::Flush) flushAtCommit_.push_back(slotOff);
-    // (msync policies: the pool-wide msync covers the slot)
+    else if (pool_.sync() == SyncPolicy::Flush || pool_.sync() == SyncPolicy::Journal)
+      flushAtCommit_.push_back(slotOff);
+    // (msync policies: the pool-wide msync covers the slot; the journal needs the flush to see it)
   }
   Pool& pool() { return pool_; }
 
