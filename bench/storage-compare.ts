@@ -7,7 +7,7 @@
 //   tmpfs  - files in /dev/shm: our pool in emulated pmem mode (PMEM_IS_PMEM_FORCE=1), LMDB with noSync,
 //            SQLite WAL with synchronous=OFF. All survive a process crash, none a reboot.
 //   disk   - files in the temp dir on the real disk: our pool in disk mode (msync-ranges, the default, and
-//            PMEMCQL_DISK_SYNC=commit), LMDB with its default sync (overlappingSync off, so a commit
+//            PMEMCQL_DISK_SYNC=commit and =journal, whose working pool goes to a /dev/shm directory of its own), LMDB with its default sync (overlappingSync off, so a commit
 //            returns after its fsync), SQLite WAL with synchronous=FULL (fsync per commit) and NORMAL.
 // Every engine/setting runs in its own child process (libpmemobj reads PMEM_IS_PMEM_FORCE and the sync
 // policy once per process), started one after the other; the parent prints a markdown table.
@@ -84,6 +84,14 @@ const RUNS: RunSpec[] = [
     label: 'pmemcql pool, disk, PMEMCQL_DISK_SYNC=commit',
     durability: 'power loss between batches',
     env: { PMEM_IS_PMEM_FORCE: undefined, PMEMCQL_DISK_SYNC: 'commit' },
+  },
+  {
+    id: 'pmemcql-disk-journal',
+    engine: 'pmemcql',
+    setting: 'disk',
+    label: 'pmemcql pool, disk, PMEMCQL_DISK_SYNC=journal',
+    durability: 'power loss at any moment',
+    env: { PMEM_IS_PMEM_FORCE: undefined, PMEMCQL_DISK_SYNC: 'journal' },
   },
   {
     id: 'lmdb-disk',
@@ -256,11 +264,12 @@ function parent(): void {
       'Rates per wall second (per CPU second of the process in parentheses); ratios > 1 mean ours is faster.',
     );
     if (setting === 'disk') {
-      const commit = group.find((g) => g.id === 'pmemcql-disk-commit');
-      if (commit) {
+      for (const id of ['pmemcql-disk-commit', 'pmemcql-disk-journal']) {
+        const commit = group.find((g) => g.id === id);
+        if (!commit) continue;
         console.log('');
         console.log(
-          'ratios in the disk table are against msync-ranges (the default); msync-commit vs the others, put/s: ' +
+          `ratios in the disk table are against msync-ranges (the default); ${id === 'pmemcql-disk-commit' ? 'msync-commit' : 'journal'} vs the others, put/s: ` +
             group
               .filter((g) => !g.id.startsWith('pmemcql'))
               .map((g) => `${g.id} ${ratio(rate(commit.put), rate(g.put))}`)
@@ -346,6 +355,10 @@ async function runChild(spec: RunSpec): Promise<ChildResult> {
   const base = spec.setting === 'tmpfs' ? args['shm-dir']! : args['disk-dir']!;
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, `pmemcql-compare-${spec.id}-`));
+  // The journal policy's working pool lives in /dev/shm: in a directory of this run's own, removed below.
+  const shmDir =
+    spec.env.PMEMCQL_DISK_SYNC === 'journal' ? mkdtempSync(join(args['shm-dir']!, 'pmemcql-compare-')) : '';
+  if (shmDir) process.env.PMEMCQL_JOURNAL_SHM_DIR = shmDir;
   const { key, value } = makeKeys(rows);
   let note = '';
   try {
@@ -394,6 +407,7 @@ async function runChild(spec: RunSpec): Promise<ChildResult> {
     return { id: spec.id, rows: n, put, get, getBatch, scan, bytes, note };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    if (shmDir) rmSync(shmDir, { recursive: true, force: true });
   }
 }
 
