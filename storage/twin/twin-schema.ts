@@ -20,7 +20,11 @@ export interface TwinOptions {
   readonly flushRows: number;
   /** ...or when about this many row bytes were written since the last flush. */
   readonly flushBytes: number;
-  /** Buffer rows read per flush slice (one slice per event-loop turn). */
+  /**
+   * Buffer rows read per flush slice (one slice per event-loop turn). 1024 rows take ~3 ms here: every slice delays
+   * the requests queued behind it, so it bounds the twin's share of the latency tail (4096-row slices, 11-16 ms,
+   * doubled an INSERT p99 at 20 000 requests/s; docs/benchmarks.md, hot path).
+   */
   readonly sliceRows: number;
   /** Flush (and compact) in the background when thresholds pass; false: only on demand. */
   readonly autoFlush: boolean;
@@ -29,6 +33,6 @@ export interface TwinOptions {
 export const DEFAULT_TWIN_OPTIONS: TwinOptions = {
   flushRows: 65_536,
   flushBytes: 64 * 1024 * 1024,
-  sliceRows: 4096,
+  sliceRows: 1024,
   autoFlush: true,
 };
