@@ -28,6 +28,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
+import { stringMap } from './support/protocol-strings.js';
 
 // libpmem reads this when the addon loads (it is loaded lazily, on the first pool open below).
 process.env.PMEM_IS_PMEM_FORCE = '1';
@@ -87,19 +88,7 @@ function frame(stream: number, opcode: number, body: Buffer): Buffer {
   return Buffer.concat([h, body]);
 }
 
-function shortString(s: string): Buffer {
-  const b = Buffer.from(s, 'utf8');
-  const out = Buffer.alloc(2 + b.length);
-  out.writeUInt16BE(b.length, 0);
-  b.copy(out, 2);
-  return out;
-}
-
-const STARTUP = frame(
-  0,
-  OP_STARTUP,
-  Buffer.concat([Buffer.from([0, 1]), shortString('CQL_VERSION'), shortString('3.0.0')]),
-);
+const STARTUP = frame(0, OP_STARTUP, stringMap({ CQL_VERSION: '3.0.0' }));
 
 function queryFrame(stream: number, cql: string): Buffer {
   const q = Buffer.from(cql, 'utf8');

@@ -2,7 +2,7 @@
 // Reopen with the shm pool intact uses it; without it ("reboot") the pool is rebuilt from image +
 // journal; a torn last record is dropped; checkpoints keep the journal short; SIGKILLed writers
 // (sometimes followed by a "reboot") lose no acknowledged batch and never leave half a batch.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -19,6 +19,7 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPool } from '../storage/native-binding.js';
 import { type NativePool, PoolError } from '../storage/native-pool.js';
+import { runUntilKilled } from './support/killed-child.js';
 
 // The policy is per process and read when the addon loads (first openPool below).
 process.env.PMEMCQL_DISK_SYNC = 'journal';
@@ -298,30 +299,11 @@ try { openPool({ path: process.argv[2] }); console.log('opened'); } catch (e) { 
           // Every other round checkpoints often, so some kills land inside a checkpoint.
           PMEMCQL_JOURNAL_CHECKPOINT_BYTES: round % 2 ? String(256 * 1024) : String(64 * MiB),
         };
-        const child = spawn(process.execPath, [join(childDir, 'writer.js'), path], {
-          env,
-          stdio: ['ignore', 'pipe', 'pipe'],
+        const out = await runUntilKilled(join(childDir, 'writer.js'), [path], env, {
+          startTimeoutMs: 20_000,
+          minMs: 100,
+          jitterMs: 300,
         });
-        let out = '';
-        child.stdout.on('data', (d) => {
-          out += d;
-        });
-        child.stderr.on('data', (d) => {
-          out += d;
-        });
-        const exited = new Promise((ok) => child.once('exit', ok));
-        await new Promise<void>((ok, fail) => {
-          const t = setTimeout(() => fail(new Error(`writer did not start: ${out}`)), 20_000);
-          child.stdout.on('data', () => {
-            if (out.includes('ready')) {
-              clearTimeout(t);
-              ok();
-            }
-          });
-        });
-        await new Promise((ok) => setTimeout(ok, 100 + Math.random() * 300));
-        child.kill('SIGKILL');
-        await exited;
         expect(out).toContain('mode disk sync journal');
         const acks = [...out.matchAll(/ack (\d+) (\d+)\n/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
         const [acked, ackedJournalBytes] = acks[acks.length - 1]!;

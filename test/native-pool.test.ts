@@ -1,6 +1,6 @@
 // The native pool (native/ + storage/native-binding.ts) on real pool files: the ordered map
 // against a sorted-array model, batches, limits, layout checks, reopen and crash safety.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +9,7 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPool } from '../storage/native-binding.js';
 import { type NativePool, PoolError } from '../storage/native-pool.js';
+import { runUntilKilled } from './support/killed-child.js';
 
 // tmpfs keeps the many small transactions cheap even in 'disk' mode (msync on tmpfs is free).
 const base = mkdtempSync(join(existsShm() ? '/dev/shm' : tmpdir(), 'pmemcql-native-'));
@@ -652,30 +653,11 @@ for (let n = 0; ; n++) {
       ...env,
     };
     if (!('PMEM_IS_PMEM_FORCE' in env)) delete childEnv.PMEM_IS_PMEM_FORCE;
-    const child = spawn(process.execPath, [join(childDir, 'writer.js'), path], {
-      env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const out = await runUntilKilled(join(childDir, 'writer.js'), [path], childEnv, {
+      startTimeoutMs: 60_000,
+      minMs: 150,
+      jitterMs: 300,
     });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    const exited = new Promise((ok) => child.once('exit', ok));
-    await new Promise<void>((ok, fail) => {
-      const t = setTimeout(() => fail(new Error(`writer did not start: ${out}`)), 60_000);
-      child.stdout.on('data', () => {
-        if (out.includes('ready')) {
-          clearTimeout(t);
-          ok();
-        }
-      });
-    });
-    await new Promise((ok) => setTimeout(ok, 150 + Math.random() * 300));
-    child.kill('SIGKILL');
-    await exited;
 
     const pool = openPool({ path });
     const last = pool.get(pool.root, b('last'))!.readDoubleLE(0);

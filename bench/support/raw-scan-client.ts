@@ -3,26 +3,13 @@
 // per-row decoding bounds it.
 
 import { connect, type Socket } from 'node:net';
+import { stringMap } from './protocol-strings.js';
 
 const OP_STARTUP = 0x01;
 const OP_READY = 0x02;
 const OP_QUERY = 0x07;
 const OP_RESULT = 0x08;
 const HEADER = 9;
-
-function stringMap(m: Record<string, string>): Buffer {
-  const parts: Buffer[] = [Buffer.from([0, Object.keys(m).length])];
-  for (const [k, v] of Object.entries(m)) parts.push(shortString(k), shortString(v));
-  return Buffer.concat(parts);
-}
-
-function shortString(s: string): Buffer {
-  const b = Buffer.from(s, 'utf8');
-  const out = Buffer.alloc(2 + b.length);
-  out.writeUInt16BE(b.length, 0);
-  b.copy(out, 2);
-  return out;
-}
 
 export class RawScanClient {
   private chunks: Buffer[] = [];
