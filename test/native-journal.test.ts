@@ -15,11 +15,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPool } from '../storage/native-binding.js';
 import { type NativePool, PoolError } from '../storage/native-pool.js';
-import { runUntilKilled } from './support/killed-child.js';
+import { runUntilKilled, writeBindingModules } from './support/killed-child.js';
 
 // The policy is per process and read when the addon loads (first openPool below).
 process.env.PMEMCQL_DISK_SYNC = 'journal';
@@ -230,15 +229,7 @@ describe.skipIf(!hasShm)('native pool, PMEMCQL_DISK_SYNC=journal', () => {
     const childDir = join(work, 'child');
     // The child runs the real binding, transpiled from TypeScript (no TS loader in plain node).
     const prepareChild = () => {
-      mkdirSync(childDir, { recursive: true });
-      writeFileSync(join(childDir, 'package.json'), '{"type":"module"}');
-      for (const f of ['native-pool', 'native-binding']) {
-        const src = ts.sys.readFile(resolve(import.meta.dirname, `../storage/${f}.ts`))!;
-        const out = ts.transpileModule(src, {
-          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-        });
-        writeFileSync(join(childDir, `${f}.js`), out.outputText);
-      }
+      writeBindingModules(childDir);
       // Continues from the last batch found; batch n puts 50 keys and deletes batch n-20's; prints
       // "ack n <journal bytes>" once apply() returned.
       writeFileSync(

@@ -1,15 +1,14 @@
 // The native pool (native/ + storage/native-binding.ts) on real pool files: the ordered map
 // against a sorted-array model, batches, limits, layout checks, reopen and crash safety.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
-import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPool } from '../storage/native-binding.js';
 import { type NativePool, PoolError } from '../storage/native-pool.js';
-import { runUntilKilled } from './support/killed-child.js';
+import { runUntilKilled, writeBindingModules } from './support/killed-child.js';
 
 // tmpfs keeps the many small transactions cheap even in 'disk' mode (msync on tmpfs is free).
 const base = mkdtempSync(join(existsShm() ? '/dev/shm' : tmpdir(), 'pmemcql-native-'));
@@ -615,15 +614,7 @@ describe('native pool: crash safety', () => {
   const childDir = join(base, 'child');
   // The child runs the real binding, transpiled from TypeScript (no TS loader in plain node).
   const prepareChild = () => {
-    mkdirSync(childDir, { recursive: true });
-    writeFileSync(join(childDir, 'package.json'), '{"type":"module"}');
-    for (const f of ['native-pool', 'native-binding']) {
-      const src = ts.sys.readFile(resolve(import.meta.dirname, `../storage/${f}.ts`))!;
-      const out = ts.transpileModule(src, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      });
-      writeFileSync(join(childDir, `${f}.js`), out.outputText);
-    }
+    writeBindingModules(childDir);
     writeFileSync(
       join(childDir, 'writer.js'),
       `import { openPool } from './native-binding.js';

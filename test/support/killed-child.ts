@@ -1,6 +1,9 @@
-// A child Node.js process SIGKILLed at a random moment of its work: the crash tests' writer children.
+// Crash tests' writer children: plain Node.js processes using the real pool binding, SIGKILLed at a random moment.
 
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
 
 export interface KillTiming {
   /** How long the child may take to print "ready". */
@@ -39,4 +42,20 @@ export async function runUntilKilled(
   child.kill('SIGKILL');
   await exited;
   return out;
+}
+
+/**
+ * Makes `dir` a module directory holding the real pool binding (storage/native-pool + native-binding), transpiled
+ * from TypeScript: plain node children (no TS loader) import it as './native-binding.js'.
+ */
+export function writeBindingModules(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  for (const f of ['native-pool', 'native-binding']) {
+    const src = ts.sys.readFile(resolve(import.meta.dirname, `../../storage/${f}.ts`))!;
+    const out = ts.transpileModule(src, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    writeFileSync(join(dir, `${f}.js`), out.outputText);
+  }
 }
