@@ -284,11 +284,12 @@ try { openPool({ path: process.argv[2] }); console.log('opened'); } catch (e) { 
       let rebuilt = 0;
       let cut = 0;
       for (let round = 0; round < 12; round++) {
+        const checkpointBytes = round % 2 ? 256 * 1024 : 64 * MiB;
         const env: NodeJS.ProcessEnv = {
           ...process.env,
           PMEMCQL_NATIVE_ADDON: resolve('native/build/Release/pmemcql_native.node'),
           // Every other round checkpoints often, so some kills land inside a checkpoint.
-          PMEMCQL_JOURNAL_CHECKPOINT_BYTES: round % 2 ? String(256 * 1024) : String(64 * MiB),
+          PMEMCQL_JOURNAL_CHECKPOINT_BYTES: String(checkpointBytes),
         };
         const out = await runUntilKilled(join(childDir, 'writer.js'), [path], env, {
           startTimeoutMs: 20_000,
@@ -300,10 +301,13 @@ try { openPool({ path: process.argv[2] }); console.log('opened'); } catch (e) { 
         const [acked, ackedJournalBytes] = acks[acks.length - 1]!;
         if (round % 3 !== 0) {
           // A power cut: /dev/shm is gone, and so may be any journal bytes past the last fdatasync
-          // (the last acknowledged record's end): cut the journal somewhere in that tail.
+          // (the last acknowledged record's end): cut the journal somewhere in that tail. Not when the
+          // journal reached the checkpoint threshold: a checkpoint starts only after the record that
+          // crossed it was synced, and may already have copied it into the image, so that record
+          // cannot be lost (cutting it would model an impossible power cut and tear the image).
           const journal = path.replace(/\.pool$/, '.journal');
           const size = statSync(journal).size;
-          if (size > ackedJournalBytes) {
+          if (size > ackedJournalBytes && size < checkpointBytes) {
             truncateSync(journal, ackedJournalBytes + Math.floor(Math.random() * (size - ackedJournalBytes)));
             cut++;
           }
