@@ -1,5 +1,5 @@
 // Where a twin flush spends its time (storage only, no server): N rows written in batches, then one synchronous
-// flush, split into its phases by wrapping the flush's steps.
+// flush taken in the background worker's steps, split into its phases (and the longest step: it holds the event loop).
 //   npx tsc -p tsconfig.json && node dist/bench/arrow-twin-flush-profile.js [rows]
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +14,9 @@ import { startFlush } from '../storage/twin/twin-flush.js';
 import { segmentBytesKey } from '../storage/twin/twin-keys.js';
 
 const N = Number(process.argv[2] ?? 65536);
+// --rounds R: write N new rows and flush them R times (the first rounds run cold code: the last one is the figure).
+const roundsAt = process.argv.indexOf('--rounds');
+const ROUNDS = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : 3;
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-flushprof-'));
 const cols: TwinColumn[] = [
   { name: 'k', id: 0, kind: 'partition_key', type: native('bigint'), position: 0 },
@@ -35,71 +38,72 @@ async function main(): Promise<void> {
     b.writeDoubleBE(v);
     return b;
   };
-  let t = performance.now();
-  const w0 = process.cpuUsage();
-  for (let k0 = 0; k0 < N; k0 += 1000) {
-    const ps: Promise<void>[] = [];
-    for (let k = k0; k < Math.min(N, k0 + 1000); k++) {
-      const key = Buffer.allocUnsafe(8);
-      key.writeBigInt64BE(BigInt(k));
-      const i = Buffer.allocUnsafe(4);
-      i.writeInt32BE(k % 1000);
-      ps.push(
-        store.applyMutations(
-          [
-            {
-              key,
-              token: undefined,
-              rows: [
-                {
-                  clustering: Buffer.alloc(0),
-                  liveness: rowLiveness(k + 1, 0, now),
-                  cells: [
-                    liveCell(1, k + 1, d(k)),
-                    liveCell(2, k + 1, d(k * 3)),
-                    liveCell(3, k + 1, i),
-                    liveCell(4, k + 1, Buffer.from(`text-${k % 1000}`)),
-                  ],
-                },
-              ],
-            },
-          ],
-          now,
-        ),
-      );
+  for (let round = 1; round <= ROUNDS; round++) {
+    const base = (round - 1) * N;
+    console.log(`round ${round}:`);
+    let t = performance.now();
+    const w0 = process.cpuUsage();
+    for (let k0 = base; k0 < base + N; k0 += 1000) {
+      const ps: Promise<void>[] = [];
+      for (let k = k0; k < Math.min(base + N, k0 + 1000); k++) {
+        const key = Buffer.allocUnsafe(8);
+        key.writeBigInt64BE(BigInt(k));
+        const i = Buffer.allocUnsafe(4);
+        i.writeInt32BE(k % 1000);
+        ps.push(
+          store.applyMutations(
+            [
+              {
+                key,
+                token: undefined,
+                rows: [
+                  {
+                    clustering: Buffer.alloc(0),
+                    liveness: rowLiveness(k + 1, 0, now),
+                    cells: [
+                      liveCell(1, k + 1, d(k)),
+                      liveCell(2, k + 1, d(k * 3)),
+                      liveCell(3, k + 1, i),
+                      liveCell(4, k + 1, Buffer.from(`text-${k % 1000}`)),
+                    ],
+                  },
+                ],
+              },
+            ],
+            now,
+          ),
+        );
+      }
+      await Promise.all(ps);
     }
-    await Promise.all(ps);
+    const wc = process.cpuUsage(w0);
+    console.log(
+      `write ${N} rows: ${(performance.now() - t).toFixed(0)} ms, CPU ${((wc.user + wc.system) / N).toFixed(2)} us/row`,
+    );
+    if (noTwin) continue;
+    const f = startFlush(store.twin!)!;
+    t = performance.now();
+    const cpu0 = process.cpuUsage();
+    let steps = 0;
+    // Steps as the background worker takes them (twin sliceRows rows per read step).
+    while (!f.step(store.twin!.options.sliceRows)) steps++;
+    const total = performance.now() - t;
+    const cpu = process.cpuUsage(cpu0);
+    console.log(
+      `flush CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (${((cpu.user + cpu.system) / N).toFixed(2)} us/row)`,
+    );
+    const phases = Object.entries(f.phaseMs)
+      .map(([p, ms]) => `${p} ${ms.toFixed(1)}`)
+      .join(', ');
+    console.log(
+      `flush total ${total.toFixed(0)} ms in ${steps + 1} steps, longest step ${f.maxStepMs.toFixed(1)} ms; per phase (ms): ${phases}`,
+    );
   }
-  const wc = process.cpuUsage(w0);
-  console.log(
-    `write ${N} rows: ${(performance.now() - t).toFixed(0)} ms, CPU ${((wc.user + wc.system) / N).toFixed(2)} us/row`,
-  );
   if (noTwin) {
     engine.close();
     rmSync(dir, { recursive: true, force: true });
     return;
   }
-  const f = startFlush(store.twin!)!;
-  t = performance.now();
-  const proto = Object.getPrototypeOf(f) as Record<string, (...a: unknown[]) => unknown>;
-  const commit = proto.commit!;
-  let commitMs = 0;
-  proto.commit = function (this: unknown, ...a: unknown[]) {
-    const c0 = performance.now();
-    const r = commit.apply(this, a);
-    commitMs = performance.now() - c0;
-    return r;
-  };
-  const cpu0 = process.cpuUsage();
-  while (!f.step(4096)) {}
-  const total = performance.now() - t;
-  const cpu = process.cpuUsage(cpu0);
-  console.log(
-    `flush CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms (${((cpu.user + cpu.system) / N).toFixed(2)} us/row)`,
-  );
-  console.log(
-    `flush total ${total.toFixed(0)} ms: reading rows ${(total - commitMs).toFixed(0)} ms, build + commit ${commitMs.toFixed(0)} ms (build ${f.buildMs.toFixed(0)}, apply ${f.applyMs.toFixed(0)})`,
-  );
   // Reading a segment back: the addon's get copies the value into a fresh Buffer (no zero-copy view yet).
   const twin = store.twin!;
   const seg = twin.segments()[0]!;

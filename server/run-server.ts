@@ -151,6 +151,18 @@ export async function runServer(build: ServerBuild): Promise<void> {
       logger.warn({ table: t, code: e.code }, 'arrow twin flush postponed: the pool is full; retried later');
     else logger.error({ table: t, err: e }, 'arrow twin flush failed');
   };
+  storage.onTwinFlushed = (table, r) =>
+    logger.debug(
+      {
+        table: table.toString('hex'),
+        rows: r.segment?.rows,
+        ms: Math.round(r.ms),
+        steps: r.steps,
+        longestStepMs: Number(r.maxStepMs.toFixed(1)),
+        longestStep: r.maxStepPhase,
+      },
+      'arrow twin flushed',
+    );
   const traces = new TraceStore(node.rpcAddress, 7000);
   systemRows.register('system_traces', 'sessions', () => traces.sessionRows());
   systemRows.register('system_traces', 'events', () => traces.eventRows());

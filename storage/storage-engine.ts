@@ -22,6 +22,7 @@ import { DEFAULT_GC_GRACE_SECONDS } from './table-state.js';
 import { TableStore } from './table-store.js';
 import { migrateRowPointers } from './twin/pointer-migration.js';
 import { TableTwin, TWIN_INCOMPLETE_KEY, type TwinHandles } from './twin/table-twin.js';
+import type { FlushResult } from './twin/twin-flush.js';
 import {
   TWIN_BUFFER_KEY,
   TWIN_DELETIONS_KEY,
@@ -72,6 +73,8 @@ export class StorageEngine {
   readonly twinOptions: TwinOptions;
   /** Errors of background twin work (logged by whoever set onTwinError). */
   onTwinError: (table: Buffer, e: unknown) => void = () => {};
+  /** Finished twin flushes (logged by whoever set onTwinFlushed). */
+  onTwinFlushed: (table: Buffer, r: FlushResult) => void = () => {};
 
   static open(options: StorageEngineOptions): StorageEngine {
     return new StorageEngine(openPool(options), options.twin);
@@ -230,7 +233,11 @@ export class StorageEngine {
       dropped: false,
     };
     const twin = new TableTwin(state, twinHandles, () => this.twinSchemas, this.twinOptions);
-    const worker = new TwinWorker(twin, (e) => this.onTwinError(state.id, e));
+    const worker = new TwinWorker(
+      twin,
+      (e) => this.onTwinError(state.id, e),
+      (r) => this.onTwinFlushed(state.id, r),
+    );
     const store = new TableStore(state, this.commit, (t) => this.dropTable(t.id), twin, worker);
     this.open.set(id.toString('hex'), store);
     return store;

@@ -2,8 +2,9 @@
 // Buffer.compare sort: byte order, and entries of one key stay in write order.
 
 import { describe, expect, it } from 'vitest';
+import { SortedViewJob } from '../storage/twin/sorted-view-job.js';
 import { BufferEntry } from '../storage/twin/twin-buffer.js';
-import { sortEntries } from '../storage/twin/twin-key-sort.js';
+import { EntrySorter, sortEntries } from '../storage/twin/twin-key-sort.js';
 import { seededRandom } from './support/seeded-random.js';
 
 describe('sortEntries', () => {
@@ -34,6 +35,59 @@ describe('sortEntries', () => {
       }
       const expected = [...entries].sort((a, b) => Buffer.compare(a.key, b.key));
       expect(sortEntries([...entries]).map((e) => e.rec)).toEqual(expected.map((e) => e.rec));
+    }
+  });
+
+  it('sorts the same in small steps, long runs of one partition included (merge sorted in steps)', () => {
+    const r = seededRandom(11);
+    const entries: BufferEntry[] = [];
+    const partition = [1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 9];
+    for (let i = 0; i < 7000; i++) {
+      // Most rows in one partition (one run of equal token bytes, longer than a step sorts at once).
+      const key =
+        r() < 0.8
+          ? Buffer.from([...partition, Math.floor(r() * 256), Math.floor(r() * 256)])
+          : Buffer.from(Array.from({ length: 12 }, () => Math.floor(r() * 256)));
+      const rec = Buffer.concat([key, Buffer.from([i & 0xff, i >> 8])]);
+      entries.push(new BufferEntry(rec, 0, key.length, key.length, rec.length));
+    }
+    const expected = [...entries].sort((a, b) => Buffer.compare(a.key, b.key));
+    for (const budget of [1, 7, 100, 5000]) {
+      const s = new EntrySorter([...entries]);
+      let steps = 0;
+      while (!s.step(budget)) steps++;
+      expect(s.out.map((e) => e.rec.toString('hex')).join()).toEqual(expected.map((e) => e.rec.toString('hex')).join());
+      if (budget < 5000) expect(steps).toBeGreaterThan(7000 / budget / 8);
+    }
+  });
+});
+
+describe('SortedViewJob', () => {
+  it('keeps the latest entry of each key across records, in any step size', () => {
+    const r = seededRandom(5);
+    const records: Buffer[] = [];
+    const latest = new Map<string, string>();
+    for (let rec = 0; rec < 20; rec++) {
+      const parts: Buffer[] = [];
+      for (let i = 0; i < 1 + Math.floor(r() * 200); i++) {
+        const key = Buffer.from([...Array.from({ length: 8 }, () => Math.floor(r() * 4)), 0, 1, Math.floor(r() * 3)]);
+        const value = Buffer.from(`r${rec}-${i}`);
+        const head = Buffer.alloc(4);
+        head.writeUInt32BE(key.length);
+        const vhead = Buffer.alloc(4);
+        vhead.writeUInt32BE(value.length);
+        parts.push(head, key, vhead, value);
+        latest.set(key.toString('hex'), value.toString());
+      }
+      records.push(Buffer.concat(parts));
+    }
+    const expected = [...latest.entries()].sort(([a], [b]) =>
+      Buffer.compare(Buffer.from(a, 'hex'), Buffer.from(b, 'hex')),
+    );
+    for (const budget of [1, 13, 1 << 30]) {
+      const job = new SortedViewJob(records);
+      while (!job.step(budget)) {}
+      expect(job.view.map((e) => [e.key.toString('hex'), e.value.toString()])).toEqual(expected);
     }
   });
 });

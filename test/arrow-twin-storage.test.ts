@@ -2,7 +2,7 @@
 // flushes and compactions on a real pool; after every turn the twin agrees with the row store (checkTwin: key indexes,
 // deletion vectors, buffer, segment values), also after reopening the pool.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,8 @@ import { expiringCell, liveCell, type PartitionUpdate, rowLiveness } from '../st
 import { StorageEngine } from '../storage/storage-engine.js';
 import type { TableStore } from '../storage/table-store.js';
 import { checkTwin } from '../storage/twin/twin-check.js';
-import { keyIndexKey } from '../storage/twin/twin-keys.js';
+import { startFlush } from '../storage/twin/twin-flush.js';
+import { keyIndexKey, segmentBytesKey } from '../storage/twin/twin-keys.js';
 import type { TwinSchema } from '../storage/twin/twin-schema.js';
 import { seededRandom } from './support/seeded-random.js';
 
@@ -334,9 +335,81 @@ async function zeroCopyAfterReopen(): Promise<void> {
   engine.close();
 }
 
+/**
+ * A crash between the flush's staging transaction (segment bytes and key index under the next id) and its commit:
+ * the pool copied at that moment holds unused bytes and no new segment; the twin there is consistent, and its next
+ * flush takes the same id and overwrites them. A cancelled flush removes what it staged.
+ */
+async function crashBetweenStageAndCommit(): Promise<void> {
+  const path = join(dir, 'pool-staged');
+  const crashed = join(dir, 'pool-staged-crashed');
+  const schema: TwinSchema = { columns: columns(false), complexToBytes: () => null };
+  const opts = { autoFlush: false, sliceRows: 16 };
+  let engine = StorageEngine.open({ path, size: 64 * 1024 * 1024, twin: opts });
+  engine.setTwinSchemaSource(() => schema);
+  const id = Buffer.alloc(16, 6);
+  let store = await engine.createTable(id, { clustered: false });
+  const now = Math.floor(Date.now() / 1000);
+  let ts = 1;
+  const write = (k: number, x: number) =>
+    store.applyMutations(
+      [
+        {
+          key: int(k),
+          token: undefined,
+          rows: [
+            {
+              clustering: Buffer.alloc(0),
+              liveness: rowLiveness(++ts, 0, now),
+              cells: [liveCell(2, ts, dbl(x)), liveCell(3, ts, big(k)), liveCell(4, ts, Buffer.from(`t${k}`))],
+            },
+          ],
+        },
+      ],
+      now,
+    );
+  for (let k = 0; k < 300; k++) await write(k, k);
+  store.flushTwin();
+  for (let k = 300; k < 700; k++) await write(k, k);
+  const twin = store.twin!;
+  const f = startFlush(twin)!;
+  while (f.currentPhase !== 'commit') f.step(16);
+  // Rows rewritten after the flush read them: their copies in the new segment must be born deleted.
+  for (let k = 400; k < 420; k++) await write(k, -k);
+  const staged = twin.pendingSegmentId();
+  expect(twin.pool.get(twin.handles.segments, segmentBytesKey(staged))).toBeDefined();
+  copyFileSync(path, crashed);
+  f.cancel();
+  expect(twin.pool.get(twin.handles.segments, segmentBytesKey(staged))).toBeUndefined();
+  expect(twin.pool.get(twin.handles.segments, keyIndexKey(staged))).toBeUndefined();
+  engine.close();
+
+  engine = StorageEngine.open({ path: crashed, twin: opts });
+  engine.setTwinSchemaSource(() => schema);
+  store = engine.table(id)!;
+  const t2 = store.twin!;
+  expect(t2.segmentCount).toBe(1);
+  expect(t2.pendingSegmentId()).toBe(staged);
+  expect(t2.pool.get(t2.handles.segments, segmentBytesKey(staged))).toBeDefined();
+  expect(checkTwin(t2, now, schema)).toEqual([]);
+  expect(t2.bufferRows()).toBe(400);
+  // The interrupted flush again, this time to its end; then rows it flushed are rewritten.
+  const again = startFlush(t2)!;
+  while (!again.step(16)) {
+    if (again.currentPhase === 'commit') for (let k = 500; k < 510; k++) await write(k, -k);
+  }
+  expect(again.result!.segment!.id).toBe(staged);
+  expect(t2.segment(staged)!.deletions().count()).toBe(10);
+  for (let k = 600; k < 610; k++) await write(k, 2 * k);
+  expect(checkTwin(t2, now, schema)).toEqual([]);
+  expect(t2.segment(staged)!.deletions().count()).toBe(20);
+  engine.close();
+}
+
 describe.skipIf(!hasAddon)('Arrow twin in storage', () => {
   it('rows of two partitions with one token are flushed in the row store order', sameTokenPartitions);
   it('segments are read in place from the pool after a reopen (no copy)', zeroCopyAfterReopen);
+  it("a crash between a flush's staged bytes and its commit leaves a consistent twin", crashBetweenStageAndCommit);
 
   it('an old twin (row pointers, a buffer entry per row) is converted on open', async () => {
     await legacyPointers(false);

@@ -70,27 +70,9 @@ export class SegmentKeyIndex {
   ): Buffer {
     let keyBytes = 0;
     for (let i = 0; i < n; i++) keyBytes += endOf(i) - startOf(i);
-    const out = Buffer.allocUnsafe(HEADER + 8 * n + keyBytes);
-    const put32 = (v: number, at: number) => {
-      out[at] = v >>> 24;
-      out[at + 1] = (v >>> 16) & 0xff;
-      out[at + 2] = (v >>> 8) & 0xff;
-      out[at + 3] = v & 0xff;
-    };
-    put32(VERSION << 24, 0);
-    put32(n, 4);
-    let at = HEADER + 8 * n;
-    let end = 0;
-    for (let i = 0; i < n; i++) {
-      const from = startOf(i);
-      const to = endOf(i);
-      put32(rows[i]!, HEADER + 4 * i);
-      copyBytes(bytesOf(i), out, at, from, to);
-      at += to - from;
-      end += to - from;
-      put32(end, HEADER + 4 * n + 4 * i);
-    }
-    return out;
+    const w = new SegmentKeyIndexWriter(n, keyBytes);
+    for (let i = 0; i < n; i++) w.add(bytesOf(i), startOf(i), endOf(i), rows[i]!);
+    return w.bytes;
   }
 
   static decode(bytes: Buffer): SegmentKeyIndex {
@@ -151,4 +133,47 @@ export class SegmentKeyIndex {
 
 function corrupt(what: string): PoolError {
   return new PoolError('POOL_CORRUPT', `Arrow segment key index is damaged (${what})`);
+}
+
+/** Writes a key index key by key (a background flush spreads it over several steps); `bytes` once all are added. */
+export class SegmentKeyIndexWriter {
+  readonly bytes: Buffer;
+  private added = 0;
+  private at: number;
+  private end = 0;
+
+  /** `keyBytes`: the total length of the n keys. */
+  constructor(
+    readonly n: number,
+    keyBytes: number,
+  ) {
+    this.bytes = Buffer.allocUnsafe(HEADER + 8 * n + keyBytes);
+    this.put32(VERSION << 24, 0);
+    this.put32(n, 4);
+    this.at = HEADER + 8 * n;
+  }
+
+  private put32(v: number, at: number): void {
+    const out = this.bytes;
+    out[at] = v >>> 24;
+    out[at + 1] = (v >>> 16) & 0xff;
+    out[at + 2] = (v >>> 8) & 0xff;
+    out[at + 3] = v & 0xff;
+  }
+
+  /** Adds the next key (in sorted order), `key[from, to)`, held by segment row `row`. */
+  add(key: Uint8Array, from: number, to: number, row: number): void {
+    const i = this.added++;
+    const n = this.n;
+    this.put32(row, HEADER + 4 * i);
+    copyBytes(key, this.bytes, this.at, from, to);
+    this.at += to - from;
+    this.end += to - from;
+    this.put32(this.end, HEADER + 4 * n + 4 * i);
+  }
+
+  /** Keys added so far. */
+  get count(): number {
+    return this.added;
+  }
 }

@@ -248,9 +248,16 @@ export class TableTwin {
     return this.segs.size;
   }
 
-  allocateSegmentId(): number {
+  /** The id the next committed segment takes (a flush writes its bytes under it before committing). */
+  pendingSegmentId(): number {
     this.ensureLoaded();
-    return this.nextSegmentId++;
+    return this.nextSegmentId;
+  }
+
+  /** A flush committed segment `id`: later segments take later ids. */
+  segmentCommitted(id: number): void {
+    this.ensureLoaded();
+    if (id >= this.nextSegmentId) this.nextSegmentId = id + 1;
   }
 
   /**

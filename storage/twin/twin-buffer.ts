@@ -12,68 +12,15 @@
 // least 10 bytes -> value): the first replay converts them into one record (one transaction).
 
 import type { MapHandle, NativePool, WriteBatch } from '../native-pool.js';
-import { PoolError } from '../native-pool.js';
-import { compareTokenBytes, copyBytes } from './twin-key-compare.js';
-import { sortEntries } from './twin-key-sort.js';
+import { type BufferEntry, compareEntries, compareEntryWith, lowerBound } from './buffer-entry.js';
+import { BufferRecordBuilder, decodeBufferRecord } from './buffer-record.js';
+import { SortedViewJob } from './sorted-view-job.js';
 
-/**
- * One entry of a record: the key and value are ranges of the record's bytes (views are made only when asked
- * for: a flush reads every entry, and a view costs more than the rest of handling it).
- */
-export class BufferEntry {
-  constructor(
-    readonly rec: Buffer,
-    readonly keyAt: number,
-    readonly keyEnd: number,
-    readonly valueAt: number,
-    readonly valueEnd: number,
-  ) {}
-
-  /** The twin row key. */
-  get key(): Buffer {
-    return this.rec.subarray(this.keyAt, this.keyEnd);
-  }
-
-  get value(): Buffer {
-    return this.rec.subarray(this.valueAt, this.valueEnd);
-  }
-}
-
-/** Byte order of two entries' keys. */
-export function compareEntries(a: BufferEntry, b: BufferEntry): number {
-  const c = compareTokenBytes(a.rec, a.keyAt, b.rec, b.keyAt);
-  return c !== 0 ? c : a.rec.compare(b.rec, b.keyAt, b.keyEnd, a.keyAt, a.keyEnd);
-}
-
-/** Byte order of an entry's key and `key`. */
-function compareEntryWith(e: BufferEntry, key: Buffer): number {
-  const c = compareTokenBytes(e.rec, e.keyAt, key, 0);
-  return c !== 0 ? c : e.rec.compare(key, 0, key.length, e.keyAt, e.keyEnd);
-}
-
-/** Walks a record's entries (`[u32 key length][key][u32 value length][value]`...), by offsets, in order. */
-function walkRecord(rec: Buffer, visit: (k0: number, k1: number, v0: number, v1: number) => void): void {
-  let at = 0;
-  while (at < rec.length) {
-    if (at + 4 > rec.length) throw damaged();
-    const kl = rec.readUInt32BE(at);
-    const k0 = at + 4;
-    if (k0 + kl + 4 > rec.length) throw damaged();
-    const vl = rec.readUInt32BE(k0 + kl);
-    const v0 = k0 + kl + 4;
-    if (v0 + vl > rec.length) throw damaged();
-    visit(k0, k0 + kl, v0, v0 + vl);
-    at = v0 + vl;
-  }
-}
-
-/** Decodes a record's entries (no views). */
-function decodeEntries(rec: Buffer, out: BufferEntry[]): void {
-  walkRecord(rec, (k0, k1, v0, v1) => out.push(new BufferEntry(rec, k0, k1, v0, v1)));
-}
+export { BufferEntry, compareEntries } from './buffer-entry.js';
+export { BufferRecordBuilder } from './buffer-record.js';
 
 /** One record of the log: its sequence number, bytes and entry count. */
-interface LogRecord {
+export interface LogRecord {
   readonly seq: number;
   readonly bytes: Buffer;
   readonly entries: number;
@@ -93,99 +40,10 @@ function seqOfRecordKey(k: Buffer): number {
   return k.readUInt32BE(0) * 0x100000000 + k.readUInt32BE(4);
 }
 
-/** Builds one record (one batch's buffer changes) in place. */
-export class BufferRecordBuilder {
-  private buf = Buffer.allocUnsafe(1024);
-  length = 0;
-  entries = 0;
-
-  private reserve(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + n));
-    this.buf.copy(grown, 0, 0, this.length);
-    this.buf = grown;
-  }
-
-  /**
-   * Appends the entry of a row: its twin key [token | u16 pk length | pk | row key] is written from the
-   * partitions-map key [token | pk] and the row key. Returns a view of the key (valid for this call's use only).
-   */
-  appendRow(mapKey: Buffer, rowKey: Buffer, value: Buffer): Buffer {
-    const pkLen = mapKey.length - 8;
-    const kl = 10 + pkLen + rowKey.length;
-    this.reserve(8 + kl + value.length);
-    const b = this.buf;
-    const at = this.length;
-    b.writeUInt32BE(kl, at);
-    const k0 = at + 4;
-    copyBytes(mapKey, b, k0, 0, 8);
-    b[k0 + 8] = pkLen >>> 8;
-    b[k0 + 9] = pkLen & 0xff;
-    copyBytes(mapKey, b, k0 + 10, 8);
-    copyBytes(rowKey, b, k0 + 10 + pkLen);
-    this.finish(k0 + kl, value);
-    return b.subarray(k0, k0 + kl);
-  }
-
-  /** Appends a copy of another record's entry. */
-  appendEntry(e: BufferEntry): void {
-    const kl = e.keyEnd - e.keyAt;
-    const vl = e.valueEnd - e.valueAt;
-    this.reserve(8 + kl + vl);
-    const b = this.buf;
-    b.writeUInt32BE(kl, this.length);
-    copyBytes(e.rec, b, this.length + 4, e.keyAt, e.keyEnd);
-    const at = this.length + 4 + kl;
-    b.writeUInt32BE(vl, at);
-    copyBytes(e.rec, b, at + 4, e.valueAt, e.valueEnd);
-    this.length = at + 4 + vl;
-    this.entries++;
-  }
-
-  append(key: Buffer, value: Buffer): void {
-    this.reserve(8 + key.length + value.length);
-    this.buf.writeUInt32BE(key.length, this.length);
-    copyBytes(key, this.buf, this.length + 4);
-    this.finish(this.length + 4 + key.length, value);
-  }
-
-  private finish(at: number, value: Buffer): void {
-    const b = this.buf;
-    b.writeUInt32BE(value.length, at);
-    copyBytes(value, b, at + 4);
-    this.length = at + 4 + value.length;
-    this.entries++;
-  }
-
-  /** The entries so far (views of the builder's bytes). */
-  visitEntries(visit: (key: Buffer, value: Buffer) => void): void {
-    decodeBufferRecord(this.buf.subarray(0, this.length), visit);
-  }
-
-  /** The record's bytes (a copy sized to fit: the builder's buffer is mostly slack). */
-  bytes(): Buffer {
-    return Buffer.from(this.buf.subarray(0, this.length));
-  }
-
-  clear(): void {
-    this.length = 0;
-    this.entries = 0;
-  }
-}
-
-/** The entries of a record, as views of its bytes, in order. */
-export function decodeBufferRecord(rec: Buffer, visit: (key: Buffer, value: Buffer) => void): void {
-  walkRecord(rec, (k0, k1, v0, v1) => visit(rec.subarray(k0, k1), rec.subarray(v0, v1)));
-}
-
 function encodeEntries(entries: readonly { readonly key: Buffer; readonly value: Buffer }[]): Buffer {
   const b = new BufferRecordBuilder();
   for (const e of entries) b.append(e.key, e.value);
   return b.bytes();
-}
-
-function damaged(): PoolError {
-  return new PoolError('POOL_CORRUPT', 'an Arrow twin buffer record is damaged');
 }
 
 export class TwinBuffer {
@@ -197,6 +55,8 @@ export class TwinBuffer {
   /** Latest entry per key, sorted by key, covering the first `viewRecords` records; undefined: not built. */
   private view: BufferEntry[] | undefined;
   private viewRecords = 0;
+  /** Changes whenever records are replaced or dropped (a flush commits, TRUNCATE), not when one is appended. */
+  private generation = 0;
   private loaded = false;
 
   constructor(
@@ -254,6 +114,25 @@ export class TwinBuffer {
     return this.view;
   }
 
+  /**
+   * The sorted view of the records committed now, built in bounded steps (a background flush); when the job
+   * finishes, its view becomes the buffer's unless the records were replaced meanwhile.
+   */
+  sortedViewJob(): SortedViewJob {
+    this.load();
+    if (this.view && this.viewRecords === this.records.length) return SortedViewJob.of(this.view);
+    const generation = this.generation;
+    const count = this.records.length;
+    return new SortedViewJob(
+      this.records.map((r) => r.bytes),
+      (view) => {
+        if (this.generation !== generation || (this.view && this.viewRecords >= count)) return;
+        this.view = view;
+        this.viewRecords = count;
+      },
+    );
+  }
+
   /** Rows in the buffer (distinct keys, deletions included). */
   get size(): number {
     return this.sortedView().length;
@@ -298,6 +177,7 @@ export class TwinBuffer {
 
   /** TRUNCATE (the batch clears the map): empties the buffer once committed. */
   truncated(): void {
+    this.generation++;
     this.records = [];
     this.entryCount = 0;
     this.view = undefined;
@@ -310,12 +190,12 @@ export class TwinBuffer {
     return this.records.length === 0 ? 0 : this.records[this.records.length - 1]!.seq;
   }
 
-  /** Entries of the records after `seq` (rows written since a flush started), sorted by key, duplicates kept. */
-  entriesAfter(seq: number): BufferEntry[] {
+  /** The records after `seq` (written since a flush started), oldest first. */
+  recordsAfter(seq: number): readonly LogRecord[] {
     this.load();
-    const out: BufferEntry[] = [];
-    for (const r of this.records) if (r.seq > seq) decodeEntries(r.bytes, out);
-    return sortEntries(out);
+    let i = this.records.length;
+    while (i > 0 && this.records[i - 1]!.seq > seq) i--;
+    return this.records.slice(i);
   }
 
   /**
@@ -333,9 +213,11 @@ export class TwinBuffer {
       batch.put(this.map, recordKey(kept.seq), kept.bytes);
     }
     return () => {
-      // The survivors share no key with the newer records, so their place in the order does not matter.
+      // The survivors share no key with the newer records, so their place in the order does not matter for
+      // reads; last keeps the records in sequence order (the survivors' record has the newest sequence number).
+      this.generation++;
       const newer = this.records.filter((r) => r.seq > upTo);
-      this.records = kept ? [kept, ...newer] : newer;
+      this.records = kept ? [...newer, kept] : newer;
       this.entryCount = 0;
       for (const r of this.records) this.entryCount += r.entries;
       this.view = undefined;
@@ -366,20 +248,7 @@ export class TwinBuffer {
 
 /** The latest entry per key of records[from..], sorted by key. */
 function collect(records: readonly LogRecord[], from: number): BufferEntry[] {
-  const all: BufferEntry[] = [];
-  for (let r = from; r < records.length; r++) decodeEntries(records[r]!.bytes, all);
-  return latestPerKey(sortEntries(all));
-}
-
-/** Of each run of equal keys (in write order, as a stable sort leaves them), the last entry. */
-function latestPerKey(sorted: BufferEntry[]): BufferEntry[] {
-  const out: BufferEntry[] = [];
-  for (let i = 0; i < sorted.length; i++) {
-    const e = sorted[i]!;
-    if (i + 1 < sorted.length && compareEntries(sorted[i + 1]!, e) === 0) continue;
-    out.push(e);
-  }
-  return out;
+  return new SortedViewJob(records.slice(from).map((r) => r.bytes)).finish();
 }
 
 /** Merges two sorted, deduplicated views; on equal keys `newer` wins. */
@@ -399,15 +268,4 @@ function mergeNewer(older: readonly BufferEntry[], newer: readonly BufferEntry[]
   while (i < older.length) out.push(older[i++]!);
   while (j < newer.length) out.push(newer[j++]!);
   return out;
-}
-
-function lowerBound(view: readonly BufferEntry[], key: Buffer): number {
-  let lo = 0;
-  let hi = view.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareEntryWith(view[mid]!, key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -1,10 +1,11 @@
-// Flushing a table's twin buffer into one Arrow segment (DESIGN §5). The buffer as the flush starts (the sorted
-// latest entry per row of its log) is read in bounded slices, one per event-loop turn, each row encoded straight
-// into the column encoders; then ONE transaction writes the IPC segment, its index record, its key index (twin
-// key -> segment row), deletes the log records read and puts back the rows the flush keeps. A row written while the
-// flush was reading stays in the buffer (its newer record) and its copy in the new segment is born deleted, so the
-// segment never shadows a newer version. A crash leaves the old state (nothing of the flush is committed) or the
-// new one.
+// Flushing a table's twin buffer into one Arrow segment (DESIGN §5), in bounded steps (one per event-loop turn in
+// the background, see twin-worker.ts) so requests interleave with it: the buffer as the flush starts (the latest
+// entry per row of its records, sorted by key) is built in steps; its rows are read in slices, each row encoded
+// straight into the column encoders; the Arrow batch, its IPC bytes and the key index (twin key -> segment row)
+// are built one step each; then ONE transaction writes the segment, its index record and key index, deletes the
+// log records read and puts back the rows the flush keeps. A row written after the flush started stays in the
+// buffer (its newer record) and its copy in the new segment is born deleted, so the segment never shadows a
+// newer version. A crash leaves the old state (nothing of the flush is committed) or the new one.
 
 import { type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
@@ -19,11 +20,13 @@ import {
 import { openSegment } from '../arrow/segment-reader.js';
 import { deserializePartitionKey } from '../partition-key.js';
 import { readClusteringValues, singleRowAt, singleRowShadowTsAt } from '../row-codec.js';
+import { type BufferEntry, compareEntries } from './buffer-entry.js';
+import { decodeEntries } from './buffer-record.js';
 import { FlushRowReader } from './flush-row-reader.js';
-import { SegmentKeyIndex } from './segment-key-index.js';
+import { SegmentKeyIndexWriter } from './segment-key-index.js';
+import type { SortedViewJob } from './sorted-view-job.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
-import { type BufferEntry, compareEntries } from './twin-buffer.js';
 import {
   chunkKey,
   encodeSegmentRecord,
@@ -43,7 +46,12 @@ export interface FlushResult {
   removed: number;
   /** Rows left in the buffer (written during the flush, or with cells expiring at different times). */
   kept: number;
+  /** Wall time from start to commit, and the longest single step (it held the event loop that long). */
   ms: number;
+  maxStepMs: number;
+  /** What the longest step did. */
+  maxStepPhase: string;
+  steps: number;
 }
 
 /** Why a buffered row is not in the segment. */
@@ -57,18 +65,23 @@ class ArrayCells implements CellLookup {
   }
 }
 
+/** The steps of a flush, in order. */
+export type Phase = 'sort' | 'read' | 'build' | 'serialize' | 'index' | 'stage' | 'commit';
+
 export class TwinFlush implements FlushWatch {
   cancelled = false;
   done = false;
   result: FlushResult | undefined;
-  /** The buffer when the flush started (latest entry per row, sorted) and the last log record then. */
-  private readonly snapshot: readonly BufferEntry[];
+  private phase: Phase = 'sort';
+  /** Builds the buffer's sorted view as the flush starts; then `snapshot` is that view. */
+  private viewJob: SortedViewJob | undefined;
+  private snapshot: readonly BufferEntry[] = [];
+  /** The last log record when the flush started: the flush consumes the records up to it. */
   private readonly upTo: number;
   private pos = 0;
-  /** Per row read: its entry and its fate. */
-  private readonly entries: BufferEntry[] = [];
+  /** Per snapshot row read: its fate. */
   private readonly fates: Fate[] = [];
-  /** For each flushed row (in read order), the index of its entry in `entries`. */
+  /** For each flushed row (in read order), its index in `snapshot`. */
   private rowKeyIndex: number[] = [];
   /**
    * Rows go straight into the column encoders as they are read (the buffer's order is the row store's), except
@@ -86,11 +99,25 @@ export class TwinFlush implements FlushWatch {
   /** For each regular column of the layout (its order), its slot in rowReader (-1: not in the schema). */
   private readonly regularSlots: Int32Array;
   private readonly layout: TwinLayout;
-
   private readonly source: TwinRowSource;
-  /** Time spent building the segment and in the commit transaction (for profiles). */
-  buildMs = 0;
-  applyMs = 0;
+  /** Per snapshot row, 1 when a record committed since the flush started rewrites it (its segment copy is stale). */
+  private touched = new Uint8Array(0);
+  /** Records up to this one were checked for rows rewritten since the flush started. */
+  private checkedSeq: number;
+  /** The id the segment's bytes and key index were written under (the 'stage' step), undefined before. */
+  private stagedId: number | undefined;
+  /** Products of the build steps. */
+  private built: BuiltSegment | undefined;
+  private ipc: Uint8Array | undefined;
+  private keyIndex: SegmentKeyIndexWriter | undefined;
+  private segmentRow: Uint32Array | undefined;
+  /** Total length of the flushed rows' keys (the key index's size). */
+  private keyBytes = 0;
+  /** Time spent per step kind, and the longest single step (for profiles: a step holds the event loop). */
+  readonly phaseMs: Record<Phase, number> = { sort: 0, read: 0, build: 0, serialize: 0, index: 0, stage: 0, commit: 0 };
+  maxStepMs = 0;
+  private maxStepPhase = '';
+  private steps = 0;
   private readonly started = performance.now();
 
   constructor(
@@ -105,36 +132,127 @@ export class TwinFlush implements FlushWatch {
       regular.findIndex((r) => r.id === c.id),
     );
     this.source = new TwinRowSource(twin.table);
+    // The same records: the view job takes the records committed now.
     this.upTo = twin.buffer.lastSeq;
-    this.snapshot = twin.buffer.sortedView();
-    this.builder = new SegmentBatchBuilder(this.layout, Math.min(this.snapshot.length, 1 << 16));
+    this.checkedSeq = this.upTo;
+    this.viewJob = twin.buffer.sortedViewJob();
     twin.flushing = this;
   }
 
-  /** Reads up to `limit` buffer rows; true when the flush is finished (committed, or cancelled). */
+  /** The step the flush takes next (tests, profiles). */
+  get currentPhase(): Phase | 'done' {
+    return this.done ? 'done' : this.phase;
+  }
+
+  /** One bounded step (reading up to `limit` buffer rows, or one build step); true when finished or cancelled. */
   step(limit: number): boolean {
     if (this.done) return true;
     if (this.cancelled || this.twin.table.dropped) return this.finishCancelled();
+    const t0 = performance.now();
+    const phase = this.phase;
+    switch (phase) {
+      case 'sort':
+        if (this.viewJob!.step(limit * 4)) this.startReading(this.viewJob!.view);
+        break;
+      case 'read':
+        this.markTouched(limit);
+        this.readRows(limit);
+        break;
+      case 'build':
+        this.markTouched(limit);
+        this.built = this.buildBatch();
+        this.phase = 'serialize';
+        break;
+      case 'serialize':
+        this.markTouched(limit);
+        this.ipc = serializeSegment(this.built!);
+        this.phase = 'index';
+        break;
+      case 'index':
+        this.markTouched(limit);
+        // Copying a key costs about what reading a few bytes of a row does.
+        if (this.writeKeyIndex(limit * 8)) this.phase = 'stage';
+        break;
+      case 'stage':
+        this.markTouched(limit);
+        if (this.stageBytes()) this.phase = 'commit';
+        break;
+      case 'commit':
+        this.markTouched(Number.POSITIVE_INFINITY);
+        this.commit();
+        break;
+    }
+    const ms = performance.now() - t0;
+    this.steps++;
+    this.phaseMs[phase] += ms;
+    if (ms > this.maxStepMs) {
+      this.maxStepMs = ms;
+      this.maxStepPhase = phase;
+    }
+    if (this.result) {
+      // The last step: the result counts it too.
+      this.result.maxStepMs = this.maxStepMs;
+      this.result.maxStepPhase = this.maxStepPhase;
+      this.result.steps = this.steps;
+    }
+    return this.done;
+  }
+
+  private startReading(view: readonly BufferEntry[]): void {
+    this.viewJob = undefined;
+    this.snapshot = view;
+    this.builder = new SegmentBatchBuilder(this.layout, Math.min(view.length, 1 << 16));
+    this.touched = new Uint8Array(view.length);
+    this.phase = 'read';
+  }
+
+  private readRows(limit: number): void {
     const now = Math.floor(Date.now() / 1000);
     const end = Math.min(this.snapshot.length, this.pos + limit);
     for (; this.pos < end; this.pos++) {
-      const e = this.snapshot[this.pos]!;
-      this.entries.push(e);
-      const fate = this.readRow(e, now);
+      const fate = this.readRow(this.snapshot[this.pos]!, this.pos, now);
       if (fate === 'unordered') {
         this.restartUnstreamed();
-        return false;
+        return;
       }
       this.fates.push(fate);
     }
-    if (this.pos >= this.snapshot.length) this.commit();
-    return this.done;
+    if (this.pos < this.snapshot.length) return;
+    // Nothing to build: straight to the commit (it still removes the records read).
+    this.phase = this.rowKeyIndex.length > 0 ? 'build' : 'commit';
+  }
+
+  /** Stops the flush (an error, TRUNCATE, DROP): what it wrote under its segment id goes, when the table remains. */
+  cancel(): void {
+    this.cancelled = true;
+    if (!this.done) this.finishCancelled();
   }
 
   private finishCancelled(): boolean {
     this.done = true;
+    const id = this.stagedId;
+    this.stagedId = undefined;
+    if (id !== undefined && !this.twin.table.dropped) {
+      try {
+        const batch = this.twin.pool.batch();
+        // Deleting a key that is not there (the key index, not written yet) is a no-op.
+        batch.del(this.twin.handles.segments, segmentBytesKey(id));
+        batch.del(this.twin.handles.segments, keyIndexKey(id));
+        this.twin.pool.apply(batch);
+      } catch {
+        // Left for the next flush, which writes under the same id (the id only moves when a flush commits).
+      }
+    }
     if (this.twin.flushing === this) this.twin.flushing = undefined;
-    this.result = { segment: undefined, removed: 0, kept: 0, ms: performance.now() - this.started };
+    this.result = {
+      segment: undefined,
+      removed: 0,
+      kept: 0,
+      ms: performance.now() - this.started,
+      maxStepMs: this.maxStepMs,
+      maxStepPhase: this.maxStepPhase,
+      steps: this.steps,
+    };
     return true;
   }
 
@@ -142,14 +260,14 @@ export class TwinFlush implements FlushWatch {
   private restartUnstreamed(): void {
     this.builder = undefined;
     this.pos = 0;
-    this.entries.length = 0;
     this.fates.length = 0;
     this.rowKeyIndex = [];
+    this.keyBytes = 0;
     this.rows = [];
   }
 
-  /** The row as a segment row, or why it is not one ('unordered': it breaks the row store's order). */
-  private readRow(e: BufferEntry, now: number): Fate | 'unordered' {
+  /** Snapshot row `index` as a segment row, or why it is not one ('unordered': it breaks the row store's order). */
+  private readRow(e: BufferEntry, index: number, now: number): Fate | 'unordered' {
     if (e.valueEnd === e.valueAt) return 'drop'; // deleted
     const rec = e.rec;
     const marker = e.valueEnd - e.valueAt === 1 && rec[e.valueAt] === 0xff;
@@ -199,7 +317,8 @@ export class TwinFlush implements FlushWatch {
       this.prevPkEnd = pkEnd;
       this.prevTokenHigh = th;
       this.prevTokenLow = tl;
-      this.rowKeyIndex.push(this.entries.length - 1);
+      this.rowKeyIndex.push(index);
+      this.keyBytes += e.keyEnd - e.keyAt;
       const b = this.builder;
       b.beginRow(th, tl, rec, pkStart, pkEnd, buf, row.clusteringAt, writetime, expires);
       for (let j = 0; j < this.regularSlots.length; j++) {
@@ -216,7 +335,8 @@ export class TwinFlush implements FlushWatch {
       const v = start >= 0 ? buf.subarray(start, row.ends[slot]!) : this.complexBytes(slot);
       if (v) cells.v[row.columns[slot]!] = v;
     }
-    this.rowKeyIndex.push(this.entries.length - 1);
+    this.rowKeyIndex.push(index);
+    this.keyBytes += e.keyEnd - e.keyAt;
     this.rows.push({
       token: tokenOfKey(e.key),
       partitionKey: deserializePartitionKey(rec.subarray(pkStart, pkEnd), this.layout.partitionKey.length),
@@ -235,48 +355,93 @@ export class TwinFlush implements FlushWatch {
     return cv ? this.schema.complexToBytes(this.rowReader.columns[slot]!, cv) : null;
   }
 
-  /** Per row read, 1 when a record committed since the flush started rewrites it (its segment copy is stale). */
-  private touchedSinceStart(): Uint8Array {
-    const rows = this.entries;
-    const out = new Uint8Array(rows.length);
-    const newer = this.twin.buffer.entriesAfter(this.upTo);
-    // Both lists are sorted by key: one merge walk.
-    let j = 0;
-    for (let i = 0; i < rows.length && j < newer.length; i++) {
-      const row = rows[i]!;
-      while (j < newer.length && compareEntries(newer[j]!, row) < 0) j++;
-      if (j < newer.length && compareEntries(newer[j]!, row) === 0) out[i] = 1;
+  /**
+   * Marks the snapshot rows rewritten by records committed since the last check, up to about `budget` entries
+   * (whole records) a step: the commit checks the rest. Each entry is looked up by binary search (there are few of
+   * them next to the snapshot's rows), a step at a time from the first read step on, so that the check does not
+   * pile up into one long step at the end.
+   */
+  private markTouched(budget: number): void {
+    const rows = this.snapshot;
+    const entries: BufferEntry[] = [];
+    for (const r of this.twin.buffer.recordsAfter(this.checkedSeq)) {
+      if (budget <= 0) return;
+      entries.length = 0;
+      decodeEntries(r.bytes, entries);
+      budget -= entries.length;
+      for (const e of entries) {
+        let lo = 0;
+        let hi = rows.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (compareEntries(rows[mid]!, e) < 0) lo = mid + 1;
+          else hi = mid;
+        }
+        if (lo < rows.length && compareEntries(rows[lo]!, e) === 0) this.touched[lo] = 1;
+      }
+      this.checkedSeq = r.seq;
     }
-    return out;
   }
 
   /** The segment's batch, and which flushed row (read order) each segment row is. */
-  private built(): BuiltSegment {
+  private buildBatch(): BuiltSegment {
     if (!this.builder) return buildSegmentBatch(this.layout, this.rows);
     const order = new Uint32Array(this.builder.length);
     for (let i = 0; i < order.length; i++) order[i] = i;
     return { batch: this.builder.finish(), order };
   }
 
-  /** The new segment's key index: flushed keys (read in key order) and their segment rows. */
-  private keyIndex(segmentRow: Uint32Array): Buffer {
-    const entryOf = (i: number) => this.entries[this.rowKeyIndex[i]!]!;
-    return SegmentKeyIndex.encodeRanges(
-      this.rowKeyIndex.length,
-      (i) => entryOf(i).rec,
-      (i) => entryOf(i).keyAt,
-      (i) => entryOf(i).keyEnd,
-      segmentRow,
-    );
+  /**
+   * Adds up to `budget` keys to the new segment's key index: the flushed keys (read in key order) and their
+   * segment rows. True once every key is in.
+   */
+  private writeKeyIndex(budget: number): boolean {
+    const n = this.rowKeyIndex.length;
+    if (!this.keyIndex) {
+      const order = this.built!.order;
+      const segmentRow = new Uint32Array(n);
+      for (let i = 0; i < n; i++) segmentRow[order[i]!] = i;
+      this.segmentRow = segmentRow;
+      this.keyIndex = new SegmentKeyIndexWriter(n, this.keyBytes);
+    }
+    const w = this.keyIndex;
+    const segmentRow = this.segmentRow!;
+    const end = Math.min(n, w.count + budget);
+    for (let i = w.count; i < end; i++) {
+      const e = this.snapshot[this.rowKeyIndex[i]!]!;
+      w.add(e.rec, e.keyAt, e.keyEnd, segmentRow[i]!);
+    }
+    return w.count === n;
+  }
+
+  /**
+   * The segment's bytes, then (next step) its key index, written in transactions of their own under the id the
+   * segment will take: nothing refers to them until the commit writes the segment's record, so a crash before that
+   * leaves them unused, and the next flush (which takes the same id: the next id only moves at a commit)
+   * overwrites them. Keeping the megabytes out of the commit keeps each step short. True once both are written.
+   */
+  private stageBytes(): boolean {
+    const twin = this.twin;
+    const batch = twin.pool.batch();
+    if (this.stagedId === undefined) {
+      const ipc = this.ipc!;
+      this.stagedId = twin.pendingSegmentId();
+      batch.put(
+        twin.handles.segments,
+        segmentBytesKey(this.stagedId),
+        Buffer.from(ipc.buffer, ipc.byteOffset, ipc.length),
+      );
+      twin.pool.apply(batch);
+      return false;
+    }
+    batch.put(twin.handles.segments, keyIndexKey(this.stagedId), this.keyIndex!.bytes);
+    twin.pool.apply(batch);
+    return true;
   }
 
   /** One transaction: the segment, its record, its key index; flushed / dead buffer entries leave the buffer. */
   private commit(): void {
     const twin = this.twin;
-    if (this.cancelled || twin.table.dropped) {
-      this.finishCancelled();
-      return;
-    }
     const pool = twin.pool;
     const h = twin.handles;
     const batch = pool.batch();
@@ -284,58 +449,56 @@ export class TwinFlush implements FlushWatch {
     let kept = 0;
     let record: SegmentRecord | undefined;
     let dv: DeletionVector | undefined;
-    let ipc: Uint8Array | undefined;
-    const touched = this.touchedSinceStart();
-    const isTouched = (i: number) => touched[i] === 1;
+    const ipc = this.ipc;
+    const built = this.built;
+    const touched = this.touched;
     const n = this.rowKeyIndex.length;
-    if (n > 0) {
-      const b0 = performance.now();
-      const built = this.built();
-      ipc = serializeSegment(built);
-      this.buildMs = performance.now() - b0;
-      const id = twin.allocateSegmentId();
-      const first = tokenOfKey(this.entries[this.rowKeyIndex[built.order[0]!]!]!.key);
-      const last = tokenOfKey(this.entries[this.rowKeyIndex[built.order[n - 1]!]!]!.key);
+    if (n > 0 && ipc && built && this.stagedId !== undefined) {
+      const id = this.stagedId;
+      twin.segmentCommitted(id);
+      const first = tokenOfKey(this.snapshot[this.rowKeyIndex[built.order[0]!]!]!.key);
+      const last = tokenOfKey(this.snapshot[this.rowKeyIndex[built.order[n - 1]!]!]!.key);
       record = { id, rows: n, firstToken: first, lastToken: last, ts: Date.now(), size: ipc.length };
       dv = new DeletionVector(n);
-      batch.put(h.segments, segmentBytesKey(id), Buffer.from(ipc.buffer, ipc.byteOffset, ipc.length));
       batch.put(h.index, segmentKey(id), encodeSegmentRecord(record));
       const next = Buffer.allocUnsafe(4);
       next.writeUInt32BE(id + 1, 0);
       batch.put(h.index, NEXT_ID_KEY, next);
-      // The key index lists the flushed keys in key order (= this.rows order) with their segment rows.
-      const segmentRow = new Uint32Array(n);
-      for (let i = 0; i < n; i++) {
-        const j = built.order[i]!;
-        segmentRow[j] = i;
-        // Written since it was read: the buffer keeps it, this copy is stale from birth.
-        if (isTouched(this.rowKeyIndex[j]!)) dv.set(i);
-      }
-      batch.put(h.segments, keyIndexKey(id), this.keyIndex(segmentRow));
+      const segmentRow = this.segmentRow!;
+      // Written since it was read: the buffer keeps it, this copy is stale from birth.
+      for (let i = 0; i < n; i++) if (touched[this.rowKeyIndex[i]!] === 1) dv.set(segmentRow[i]!);
       for (const c of dv.takeDirtyChunks()) batch.put(h.deletions, chunkKey(id, c.index), Buffer.from(c.bytes));
     }
     // The buffer: the records read go; rows the flush keeps buffered go back in one record, except rows written
     // since (their newer entries are in newer records, which stay).
     const survivors: BufferEntry[] = [];
-    for (let i = 0; i < this.entries.length; i++) {
-      if (isTouched(i)) kept++;
+    const rows = this.snapshot;
+    for (let i = 0; i < rows.length; i++) {
+      if (touched[i] === 1) kept++;
       else if (this.fates[i] === 'keep') {
         kept++;
-        survivors.push(this.entries[i]!);
+        survivors.push(rows[i]!);
       }
     }
-    removed = this.entries.length - kept;
+    removed = rows.length - kept;
     const mirror = twin.buffer.stageFlush(batch, this.upTo, survivors);
-    const a0 = performance.now();
     if (batch.size > 0) pool.apply(batch);
-    this.applyMs = performance.now() - a0;
     mirror();
     if (record && dv) twin.addSegment(record, dv, ipc && ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined);
     twin.bufferBaseline = survivors.length;
     twin.bytesSinceFlush = 0;
     this.done = true;
+    this.stagedId = undefined;
     if (twin.flushing === this) twin.flushing = undefined;
-    this.result = { segment: record, removed, kept, ms: performance.now() - this.started };
+    this.result = {
+      segment: record,
+      removed,
+      kept,
+      ms: performance.now() - this.started,
+      maxStepMs: this.maxStepMs,
+      maxStepPhase: this.maxStepPhase,
+      steps: this.steps,
+    };
   }
 }
 

@@ -2,49 +2,230 @@
 // stays later. A flush sorts the ~65 k entries written since the last one; comparison sorts cost ~0.7 µs an entry
 // on the server. Keys start with the 8 sortable token bytes and tokens are hashes, so a radix sort on the first 4
 // bytes nearly finishes the job; runs with equal first bytes (rows of one partition, rare collisions, rewrites of
-// one row) are then sorted by comparison (Array.prototype.sort is stable).
+// one row) are then sorted by comparison. The sort is resumable (EntrySorter.step): a background flush sorts in
+// bounded steps between requests; a run too long for one step (a partition with many buffered rows) is merge
+// sorted in steps too.
 
 import { type BufferEntry, compareEntries } from './twin-buffer.js';
 
 const SMALL = 64;
+/** Runs up to this long are sorted in one call (Array.prototype.sort is stable); longer runs by SlicedMergeSort. */
+const RUN_IN_ONE_STEP = 2048;
 
+type Stage = 'hi' | 'count' | 'scatter' | 'gather' | 'runs' | 'done';
+
+/** A stable sort of entries by key, done in steps of about `budget` elements of work each. */
+export class EntrySorter {
+  /** The sorted entries once step() returned true. */
+  out: BufferEntry[] = [];
+  private readonly n: number;
+  private hi = new Uint32Array(0);
+  private from = new Uint32Array(0);
+  private to = new Uint32Array(0);
+  private readonly counts = new Uint32Array(65537);
+  private stage: Stage;
+  private shift = 0;
+  private i = 0;
+  private run: SlicedMergeSort | undefined;
+
+  constructor(private readonly entries: BufferEntry[]) {
+    this.n = entries.length;
+    this.stage = this.n < SMALL ? 'done' : 'hi';
+    if (this.stage === 'done') this.out = entries.sort(compareEntries);
+    else {
+      this.hi = new Uint32Array(this.n);
+      this.from = new Uint32Array(this.n);
+      this.to = new Uint32Array(this.n);
+    }
+  }
+
+  /** Does about `budget` elements of work; true once `out` is sorted. */
+  step(budget: number): boolean {
+    const n = this.n;
+    // Counting, scattering and gathering are a few array accesses an element: more of them fit a step.
+    const cheap = budget * 8;
+    switch (this.stage) {
+      case 'hi': {
+        // Keys are at least 10 bytes (8 token bytes, the partition key length).
+        const end = Math.min(n, this.i + cheap);
+        for (let i = this.i; i < end; i++) {
+          const e = this.entries[i]!;
+          this.hi[i] = e.rec.readUInt32BE(e.keyAt);
+          this.from[i] = i;
+        }
+        this.next(end, 'count');
+        break;
+      }
+      // LSD radix sort of the indexes by hi: two stable passes of 16 bits.
+      case 'count': {
+        if (this.i === 0) this.counts.fill(0);
+        const end = Math.min(n, this.i + cheap);
+        const { hi, from, counts, shift } = this;
+        for (let i = this.i; i < end; i++) counts[((hi[from[i]!]! >>> shift) & 0xffff) + 1]!++;
+        if (end === n) for (let b = 1; b <= 65536; b++) counts[b]! += counts[b - 1]!;
+        this.next(end, 'scatter');
+        break;
+      }
+      case 'scatter': {
+        const end = Math.min(n, this.i + cheap);
+        const { hi, from, to, counts, shift } = this;
+        for (let i = this.i; i < end; i++) {
+          const j = from[i]!;
+          to[counts[(hi[j]! >>> shift) & 0xffff]!++] = j;
+        }
+        if (end === n) {
+          this.from = to;
+          this.to = from;
+          this.shift += 16;
+        }
+        this.next(end, this.shift <= 16 ? 'count' : 'gather');
+        break;
+      }
+      case 'gather': {
+        if (this.i === 0) this.out = new Array<BufferEntry>(n);
+        const end = Math.min(n, this.i + cheap);
+        for (let i = this.i; i < end; i++) this.out[i] = this.entries[this.from[i]!]!;
+        this.next(end, 'runs');
+        break;
+      }
+      case 'runs':
+        this.sortRuns(budget);
+        break;
+      case 'done':
+        break;
+    }
+    return this.stage === 'done';
+  }
+
+  private next(end: number, stage: Stage): void {
+    if (end < this.n) {
+      this.i = end;
+      return;
+    }
+    this.i = 0;
+    this.stage = stage;
+  }
+
+  /** Runs with equal first 4 key bytes, sorted by comparison: ~`budget` elements, or one slice of a long run. */
+  private sortRuns(budget: number): void {
+    const n = this.n;
+    const out = this.out;
+    const hi = this.hi;
+    const from = this.from;
+    let work = 0;
+    while (this.i < n && work < budget) {
+      if (this.run) {
+        if (!this.run.step(budget)) return;
+        this.i = this.run.end;
+        this.run = undefined;
+        return;
+      }
+      const i = this.i;
+      let j = i + 1;
+      const h = hi[from[i]!]!;
+      while (j < n && hi[from[j]!]! === h) j++;
+      if (j - i > RUN_IN_ONE_STEP) {
+        this.run = new SlicedMergeSort(out, i, j);
+        return;
+      }
+      if (j - i > 1) {
+        const run = out.slice(i, j).sort(compareEntries);
+        for (let r = 0; r < run.length; r++) out[i + r] = run[r]!;
+        work += (j - i) * 4;
+      } else work++;
+      this.i = j;
+    }
+    if (this.i >= n) this.stage = 'done';
+  }
+}
+
+/**
+ * Stable merge sort of a[start, end) in steps: blocks of BLOCK sorted one per unit of work, then bottom-up merge
+ * passes that stop and resume at any element.
+ */
+class SlicedMergeSort {
+  private static readonly BLOCK = 256;
+  private width = SlicedMergeSort.BLOCK;
+  /** Positions relative to `start`: block sorting, the next block; merging, the pair being merged and within it. */
+  private at = 0;
+  private pairAt = 0;
+  private i = 0;
+  private j = 0;
+  private k = 0;
+  private src: BufferEntry[];
+  private dst: BufferEntry[];
+  private sortingBlocks = true;
+
+  constructor(
+    private readonly a: BufferEntry[],
+    readonly start: number,
+    readonly end: number,
+  ) {
+    this.src = a.slice(start, end);
+    this.dst = new Array<BufferEntry>(end - start);
+  }
+
+  /** About `budget` comparisons; true when a[start, end) is sorted. */
+  step(budget: number): boolean {
+    const len = this.end - this.start;
+    const src = this.src;
+    if (this.sortingBlocks) {
+      let work = 0;
+      while (work < budget && this.at < len) {
+        const e = Math.min(len, this.at + SlicedMergeSort.BLOCK);
+        const block = src.slice(this.at, e).sort(compareEntries);
+        for (let r = 0; r < block.length; r++) src[this.at + r] = block[r]!;
+        work += (e - this.at) * 8;
+        this.at = e;
+      }
+      if (this.at < len) return false;
+      this.sortingBlocks = false;
+      this.startPair(0);
+    }
+    let work = 0;
+    while (this.width < len) {
+      const dst = this.dst;
+      const s = this.src;
+      const mid = Math.min(len, this.pairAt + this.width);
+      const stop = Math.min(len, this.pairAt + 2 * this.width);
+      // Merge s[pairAt, mid) and s[mid, stop) into dst[pairAt, stop); ties take the left (earlier) one.
+      while (this.k < stop && work < budget) {
+        if (this.i < mid && (this.j >= stop || compareEntries(s[this.j]!, s[this.i]!) >= 0))
+          dst[this.k++] = s[this.i++]!;
+        else dst[this.k++] = s[this.j++]!;
+        work++;
+      }
+      if (this.k < stop) return false;
+      if (stop < len) {
+        this.startPair(stop);
+        continue;
+      }
+      this.src = dst;
+      this.dst = s;
+      this.width *= 2;
+      this.startPair(0);
+      if (work >= budget) return this.finishIfSorted(len);
+    }
+    return this.finishIfSorted(len);
+  }
+
+  private startPair(at: number): void {
+    this.pairAt = at;
+    this.i = at;
+    this.j = Math.min(this.end - this.start, at + this.width);
+    this.k = at;
+  }
+
+  private finishIfSorted(len: number): boolean {
+    if (this.width < len) return false;
+    for (let r = 0; r < len; r++) this.a[this.start + r] = this.src[r]!;
+    return true;
+  }
+}
+
+/** Sorts entries in one go (the same sort as EntrySorter). */
 export function sortEntries(entries: BufferEntry[]): BufferEntry[] {
-  const n = entries.length;
-  if (n < SMALL) return entries.sort(compareEntries);
-  const hi = new Uint32Array(n);
-  // Keys are at least 10 bytes (8 token bytes, the partition key length).
-  for (let i = 0; i < n; i++) {
-    const e = entries[i]!;
-    hi[i] = e.rec.readUInt32BE(e.keyAt);
-  }
-  // LSD radix sort of the indexes by hi: two stable passes of 16 bits.
-  let from = new Uint32Array(n);
-  let to = new Uint32Array(n);
-  for (let i = 0; i < n; i++) from[i] = i;
-  const counts = new Uint32Array(65537);
-  for (let shift = 0; shift <= 16; shift += 16) {
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[((hi[i]! >>> shift) & 0xffff) + 1]!++;
-    for (let b = 1; b <= 65536; b++) counts[b]! += counts[b - 1]!;
-    for (let i = 0; i < n; i++) {
-      const j = from[i]!;
-      to[counts[(hi[j]! >>> shift) & 0xffff]!++] = j;
-    }
-    const t = from;
-    from = to;
-    to = t;
-  }
-  const out = new Array<BufferEntry>(n);
-  for (let i = 0; i < n; i++) out[i] = entries[from[i]!]!;
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    const h = hi[from[i]!]!;
-    while (j < n && hi[from[j]!]! === h) j++;
-    if (j - i > 1) {
-      const run = out.slice(i, j).sort(compareEntries);
-      for (let r = 0; r < run.length; r++) out[i + r] = run[r]!;
-    }
-    i = j;
-  }
-  return out;
+  const s = new EntrySorter(entries);
+  while (!s.step(1 << 30)) {}
+  return s.out;
 }

@@ -29,6 +29,8 @@ export class TwinWorker {
   constructor(
     private readonly twin: TableTwin,
     private readonly onError: (e: unknown) => void = () => {},
+    /** Each finished background flush (the server logs it). */
+    private readonly onFlushed: (r: FlushResult) => void = () => {},
   ) {
     twin.onThreshold = () => this.kick();
   }
@@ -87,16 +89,15 @@ export class TwinWorker {
 
   private finished(cur: Job): void {
     this.current = undefined;
-    if (cur.kind === 'flush') this.lastFlush = cur.job.result;
-    else this.lastCompaction = cur.job.result;
+    if (cur.kind === 'flush') {
+      this.lastFlush = cur.job.result;
+      if (cur.job.result?.segment) this.onFlushed(cur.job.result);
+    } else this.lastCompaction = cur.job.result;
   }
 
   private abandon(cur: Job): void {
     this.current = undefined;
-    if (cur.kind === 'flush') {
-      cur.job.cancelled = true;
-      if (this.twin.flushing === cur.job) this.twin.flushing = undefined;
-    }
+    if (cur.kind === 'flush') cur.job.cancel();
   }
 
   /** Runs whatever job is in progress to its end, synchronously. */
