@@ -9,7 +9,7 @@ import { copyBytes } from './twin-key-compare.js';
  * Walks a record's entries (`[u32 key length][key][u32 value length][value]`...), by offsets, in order: up to
  * `limit` of them from byte `at` on. Returns where the next entry starts.
  */
-function walkRecord(
+export function walkRecord(
   rec: Buffer,
   visit: (k0: number, k1: number, v0: number, v1: number) => void,
   at = 0,
@@ -44,6 +44,9 @@ export class BufferRecordBuilder {
   private buf = Buffer.allocUnsafe(1024);
   length = 0;
   entries = 0;
+  /** Where the key of the last appendRow is (see lastKey). */
+  private lastKeyAt = 0;
+  private lastKeyEnd = 0;
 
   private reserve(n: number): void {
     if (this.length + n <= this.buf.length) return;
@@ -54,9 +57,10 @@ export class BufferRecordBuilder {
 
   /**
    * Appends the entry of a row: its twin key [token | u16 pk length | pk | row key] is written from the
-   * partitions-map key [token | pk] and the row key. Returns a view of the key (valid for this call's use only).
+   * partitions-map key [token | pk] and the row key. Returns the key's length; lastKey() makes a view of it (a view
+   * costs more than the copy, and the write path rarely needs one).
    */
-  appendRow(mapKey: Buffer, rowKey: Buffer, value: Buffer): Buffer {
+  appendRow(mapKey: Buffer, rowKey: Buffer, value: Buffer): number {
     const pkLen = mapKey.length - 8;
     const kl = 10 + pkLen + rowKey.length;
     this.reserve(8 + kl + value.length);
@@ -70,7 +74,14 @@ export class BufferRecordBuilder {
     copyBytes(mapKey, b, k0 + 10, 8);
     copyBytes(rowKey, b, k0 + 10 + pkLen);
     this.finish(k0 + kl, value);
-    return b.subarray(k0, k0 + kl);
+    this.lastKeyAt = k0;
+    this.lastKeyEnd = k0 + kl;
+    return kl;
+  }
+
+  /** A view of the key of the last appendRow (valid until the next append). */
+  lastKey(): Buffer {
+    return this.buf.subarray(this.lastKeyAt, this.lastKeyEnd);
   }
 
   /** Appends a copy of another record's entry. */

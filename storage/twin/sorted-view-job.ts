@@ -17,6 +17,7 @@ export class SortedViewJob {
   private all: BufferEntry[] = [];
   private sorter: EntrySorter | undefined;
   private sorted: BufferEntry[] = [];
+  private sortedHigh = new Uint32Array(0);
   private i = 0;
 
   /**
@@ -60,6 +61,7 @@ export class SortedViewJob {
       case 'sort':
         if (this.sorter!.step(budget)) {
           this.sorted = this.sorter!.out;
+          this.sortedHigh = this.sorter!.sortedHigh;
           this.sorter = undefined;
           this.all = [];
           this.stage = 'dedupe';
@@ -68,15 +70,18 @@ export class SortedViewJob {
       case 'dedupe': {
         // Of each run of equal keys (in write order: the sort is stable), the last entry.
         const s = this.sorted;
+        // Keys whose first 4 bytes differ differ (most neighbours: tokens are hashes); the others are compared.
+        const high = this.sortedHigh.length === s.length ? this.sortedHigh : undefined;
         const end = Math.min(s.length, this.i + budget * 2);
         for (let i = this.i; i < end; i++) {
           const e = s[i]!;
-          if (i + 1 < s.length && compareEntries(s[i + 1]!, e) === 0) continue;
+          if (i + 1 < s.length && (!high || high[i] === high[i + 1]) && compareEntries(s[i + 1]!, e) === 0) continue;
           this.view.push(e);
         }
         this.i = end;
         if (end >= s.length) {
           this.sorted = [];
+          this.sortedHigh = new Uint32Array(0);
           this.stage = 'done';
           this.onDone?.(this.view);
         }

@@ -324,21 +324,23 @@ export class TableTwin {
     }
     const st = this.stage(ctx);
     const value = stored ?? BUFFER_DELETED;
-    const key = st.record.appendRow(mapKey, rowKey, value);
-    st.bytes += value.length + key.length;
-    this.markLiveCopy(ctx, st, key);
+    st.bytes += value.length + st.record.appendRow(mapKey, rowKey, value);
+    // The key's first 8 bytes are the partitions-map key's (the token).
+    this.markLiveCopy(ctx, st, mapKey, () => st.record.lastKey());
   }
 
   /**
    * The row's live columnar copy, if any (its key in a segment's index with the deletion bit clear), is marked
    * deleted in this batch. Older segments may hold dead copies of the same key (flushed again since), so look
    * until a live one is found. A buffered row has no live copy, and needs no special case: the search finds
-   * its copies dead.
+   * its copies dead. `token` starts with the key's 8 token bytes; `keyOf` gives the key, asked for only when some
+   * segment's token filter may hold the token.
    */
-  private markLiveCopy(ctx: CommitContext, st: TwinStage, key: Buffer): void {
+  private markLiveCopy(ctx: CommitContext, st: TwinStage, token: Buffer, keyOf: () => Buffer): void {
     if (st.truncated || this.segmentCount === 0) return;
-    const hi = key.readInt32BE(0) ^ (0x80000000 | 0);
-    const lo = key.readInt32BE(4);
+    const hi = token.readInt32BE(0) ^ (0x80000000 | 0);
+    const lo = token.readInt32BE(4);
+    let key: Buffer | undefined;
     for (const seg of this.segs.values()) {
       const f = seg.tokenFilter();
       if (f && !f.mayContain(hi, lo)) continue;
@@ -348,6 +350,7 @@ export class TableTwin {
         this.markIncomplete(ctx);
         continue;
       }
+      key ??= keyOf();
       const row = index.rowOf(key);
       if (row >= 0 && this.stageMark(st, seg, row)) return;
     }
@@ -424,7 +427,7 @@ export class TableTwin {
     for (const key of keys.values()) {
       st.record.append(key, BUFFER_DELETED);
       st.bytes += key.length;
-      this.markLiveCopy(ctx, st, key);
+      this.markLiveCopy(ctx, st, key, () => key);
     }
   }
 

@@ -20,8 +20,8 @@ import {
 import { openSegment } from '../arrow/segment-reader.js';
 import { deserializePartitionKey } from '../partition-key.js';
 import { readClusteringValues, singleRowAt, singleRowShadowTsAt } from '../row-codec.js';
-import { type BufferEntry, compareEntries } from './buffer-entry.js';
-import { decodeEntries } from './buffer-record.js';
+import type { BufferEntry } from './buffer-entry.js';
+import { walkRecord } from './buffer-record.js';
 import { FlushRowReader } from './flush-row-reader.js';
 import { SegmentKeyIndexWriter } from './segment-key-index.js';
 import type { SortedViewJob } from './sorted-view-job.js';
@@ -102,6 +102,8 @@ export class TwinFlush implements FlushWatch {
   private readonly source: TwinRowSource;
   /** Per snapshot row, 1 when a record committed since the flush started rewrites it (its segment copy is stale). */
   private touched = new Uint8Array(0);
+  private tokenHigh = new Uint32Array(0);
+  private tokenLow = new Uint32Array(0);
   /** Records up to this one were checked for rows rewritten since the flush started. */
   private checkedSeq: number;
   /** The id the segment's bytes and key index were written under (the 'stage' step), undefined before. */
@@ -203,6 +205,14 @@ export class TwinFlush implements FlushWatch {
     this.snapshot = view;
     this.builder = new SegmentBatchBuilder(this.layout, Math.min(view.length, 1 << 16));
     this.touched = new Uint8Array(view.length);
+    // The view's tokens as two numbers each: markTouched's binary search compares those, not the entries.
+    this.tokenHigh = new Uint32Array(view.length);
+    this.tokenLow = new Uint32Array(view.length);
+    for (let i = 0; i < view.length; i++) {
+      const e = view[i]!;
+      this.tokenHigh[i] = e.rec.readUInt32BE(e.keyAt);
+      this.tokenLow[i] = e.rec.readUInt32BE(e.keyAt + 4);
+    }
     this.phase = 'read';
   }
 
@@ -363,22 +373,34 @@ export class TwinFlush implements FlushWatch {
    */
   private markTouched(budget: number): void {
     const rows = this.snapshot;
-    const entries: BufferEntry[] = [];
+    const n = rows.length;
+    const high = this.tokenHigh;
+    const low = this.tokenLow;
+    const touched = this.touched;
     for (const r of this.twin.buffer.recordsAfter(this.checkedSeq)) {
       if (budget <= 0) return;
-      entries.length = 0;
-      decodeEntries(r.bytes, entries);
-      budget -= entries.length;
-      for (const e of entries) {
+      budget -= r.entries;
+      walkRecord(r.bytes, (k0, k1) => {
+        const rec = r.bytes;
+        const th = rec.readUInt32BE(k0);
+        const tl = rec.readUInt32BE(k0 + 4);
         let lo = 0;
-        let hi = rows.length;
+        let hi = n;
         while (lo < hi) {
           const mid = (lo + hi) >>> 1;
-          if (compareEntries(rows[mid]!, e) < 0) lo = mid + 1;
+          const h = high[mid]!;
+          if (h < th || (h === th && low[mid]! < tl)) lo = mid + 1;
           else hi = mid;
         }
-        if (lo < rows.length && compareEntries(rows[lo]!, e) === 0) this.touched[lo] = 1;
-      }
+        // Rows of one token (a partition's rows, rare hash collisions): compare the rest of the keys.
+        for (let i = lo; i < n && high[i] === th && low[i] === tl; i++) {
+          const e = rows[i]!;
+          if (e.keyEnd - e.keyAt === k1 - k0 && e.rec.compare(rec, k0, k1, e.keyAt, e.keyEnd) === 0) {
+            touched[i] = 1;
+            break;
+          }
+        }
+      });
       this.checkedSeq = r.seq;
     }
   }

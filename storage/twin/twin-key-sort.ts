@@ -18,6 +18,8 @@ type Stage = 'hi' | 'count' | 'scatter' | 'gather' | 'runs' | 'done';
 export class EntrySorter {
   /** The sorted entries once step() returned true. */
   out: BufferEntry[] = [];
+  /** The first 4 key bytes of out[i] (empty when the input was too short for the radix sort). */
+  sortedHigh = new Uint32Array(0);
   private readonly n: number;
   private hi = new Uint32Array(0);
   private from = new Uint32Array(0);
@@ -82,9 +84,16 @@ export class EntrySorter {
         break;
       }
       case 'gather': {
-        if (this.i === 0) this.out = new Array<BufferEntry>(n);
+        if (this.i === 0) {
+          this.out = new Array<BufferEntry>(n);
+          this.sortedHigh = new Uint32Array(n);
+        }
         const end = Math.min(n, this.i + cheap);
-        for (let i = this.i; i < end; i++) this.out[i] = this.entries[this.from[i]!]!;
+        for (let i = this.i; i < end; i++) {
+          const j = this.from[i]!;
+          this.out[i] = this.entries[j]!;
+          this.sortedHigh[i] = this.hi[j]!;
+        }
         this.next(end, 'runs');
         break;
       }
