@@ -57,6 +57,7 @@ describe('sortEntries', () => {
       let steps = 0;
       while (!s.step(budget)) steps++;
       expect(s.out.map((e) => e.rec.toString('hex')).join()).toEqual(expected.map((e) => e.rec.toString('hex')).join());
+      expect(Array.from(s.sortedLow)).toEqual(s.out.map((e) => e.key.readUInt32BE(4)));
       if (budget < 5000) expect(steps).toBeGreaterThan(7000 / budget / 8);
     }
   });
@@ -88,6 +89,9 @@ describe('SortedViewJob', () => {
       const job = new SortedViewJob(records);
       while (!job.step(budget)) {}
       expect(job.view.map((e) => [e.key.toString('hex'), e.value.toString()])).toEqual(expected);
+      // The tokens the flush searches: each view entry's first 8 key bytes as two numbers.
+      expect(Array.from(job.viewHigh)).toEqual(job.view.map((e) => e.key.readUInt32BE(0)));
+      expect(Array.from(job.viewLow)).toEqual(job.view.map((e) => e.key.readUInt32BE(4)));
     }
   });
 });

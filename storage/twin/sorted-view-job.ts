@@ -9,8 +9,10 @@ import { EntrySorter } from './twin-key-sort.js';
 type Stage = 'decode' | 'sort' | 'dedupe' | 'done';
 
 export class SortedViewJob {
-  /** The view, once step() returned true. */
+  /** The view, once step() returned true, and each of its entries' token as two numbers (the key's first 8 bytes). */
   view: BufferEntry[] = [];
+  viewHigh = new Uint32Array(0);
+  viewLow = new Uint32Array(0);
   private stage: Stage = 'decode';
   private rec = 0;
   private at = 0;
@@ -18,6 +20,7 @@ export class SortedViewJob {
   private sorter: EntrySorter | undefined;
   private sorted: BufferEntry[] = [];
   private sortedHigh = new Uint32Array(0);
+  private sortedLow = new Uint32Array(0);
   private i = 0;
 
   /**
@@ -33,6 +36,13 @@ export class SortedViewJob {
   static of(view: BufferEntry[]): SortedViewJob {
     const job = new SortedViewJob([]);
     job.view = view;
+    job.viewHigh = new Uint32Array(view.length);
+    job.viewLow = new Uint32Array(view.length);
+    for (let i = 0; i < view.length; i++) {
+      const e = view[i]!;
+      job.viewHigh[i] = e.rec.readUInt32BE(e.keyAt);
+      job.viewLow[i] = e.rec.readUInt32BE(e.keyAt + 4);
+    }
     job.stage = 'done';
     return job;
   }
@@ -62,26 +72,38 @@ export class SortedViewJob {
         if (this.sorter!.step(budget)) {
           this.sorted = this.sorter!.out;
           this.sortedHigh = this.sorter!.sortedHigh;
+          this.sortedLow = this.sorter!.sortedLow;
           this.sorter = undefined;
           this.all = [];
           this.stage = 'dedupe';
         }
         break;
       case 'dedupe': {
-        // Of each run of equal keys (in write order: the sort is stable), the last entry.
         const s = this.sorted;
+        if (this.i === 0) {
+          this.viewHigh = new Uint32Array(s.length);
+          this.viewLow = new Uint32Array(s.length);
+        }
         // Keys whose first 4 bytes differ differ (most neighbours: tokens are hashes); the others are compared.
-        const high = this.sortedHigh.length === s.length ? this.sortedHigh : undefined;
+        const radix = this.sortedHigh.length === s.length;
         const end = Math.min(s.length, this.i + budget * 2);
         for (let i = this.i; i < end; i++) {
           const e = s[i]!;
-          if (i + 1 < s.length && (!high || high[i] === high[i + 1]) && compareEntries(s[i + 1]!, e) === 0) continue;
+          if (i + 1 < s.length && (!radix || this.sortedHigh[i] === this.sortedHigh[i + 1])) {
+            if (compareEntries(s[i + 1]!, e) === 0) continue;
+          }
+          const at = this.view.length;
+          this.viewHigh[at] = radix ? this.sortedHigh[i]! : e.rec.readUInt32BE(e.keyAt);
+          this.viewLow[at] = radix ? this.sortedLow[i]! : e.rec.readUInt32BE(e.keyAt + 4);
           this.view.push(e);
         }
         this.i = end;
         if (end >= s.length) {
           this.sorted = [];
           this.sortedHigh = new Uint32Array(0);
+          this.sortedLow = new Uint32Array(0);
+          this.viewHigh = this.viewHigh.subarray(0, this.view.length);
+          this.viewLow = this.viewLow.subarray(0, this.view.length);
           this.stage = 'done';
           this.onDone?.(this.view);
         }

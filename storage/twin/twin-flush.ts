@@ -154,7 +154,7 @@ export class TwinFlush implements FlushWatch {
     const phase = this.phase;
     switch (phase) {
       case 'sort':
-        if (this.viewJob!.step(limit * 4)) this.startReading(this.viewJob!.view);
+        if (this.viewJob!.step(limit * 4)) this.startReading(this.viewJob!);
         break;
       case 'read':
         this.markTouched(limit);
@@ -200,19 +200,15 @@ export class TwinFlush implements FlushWatch {
     return this.done;
   }
 
-  private startReading(view: readonly BufferEntry[]): void {
+  private startReading(job: SortedViewJob): void {
+    const view = job.view;
     this.viewJob = undefined;
     this.snapshot = view;
     this.builder = new SegmentBatchBuilder(this.layout, Math.min(view.length, 1 << 16));
     this.touched = new Uint8Array(view.length);
     // The view's tokens as two numbers each: markTouched's binary search compares those, not the entries.
-    this.tokenHigh = new Uint32Array(view.length);
-    this.tokenLow = new Uint32Array(view.length);
-    for (let i = 0; i < view.length; i++) {
-      const e = view[i]!;
-      this.tokenHigh[i] = e.rec.readUInt32BE(e.keyAt);
-      this.tokenLow[i] = e.rec.readUInt32BE(e.keyAt + 4);
-    }
+    this.tokenHigh = job.viewHigh;
+    this.tokenLow = job.viewLow;
     this.phase = 'read';
   }
 

@@ -18,10 +18,12 @@ type Stage = 'hi' | 'count' | 'scatter' | 'gather' | 'runs' | 'done';
 export class EntrySorter {
   /** The sorted entries once step() returned true. */
   out: BufferEntry[] = [];
-  /** The first 4 key bytes of out[i] (empty when the input was too short for the radix sort). */
+  /** The first and second 4 key bytes (the token) of out[i]; empty when the input was too short for the radix sort. */
   sortedHigh = new Uint32Array(0);
+  sortedLow = new Uint32Array(0);
   private readonly n: number;
   private hi = new Uint32Array(0);
+  private lo = new Uint32Array(0);
   private from = new Uint32Array(0);
   private to = new Uint32Array(0);
   private readonly counts = new Uint32Array(65537);
@@ -36,6 +38,7 @@ export class EntrySorter {
     if (this.stage === 'done') this.out = entries.sort(compareEntries);
     else {
       this.hi = new Uint32Array(this.n);
+      this.lo = new Uint32Array(this.n);
       this.from = new Uint32Array(this.n);
       this.to = new Uint32Array(this.n);
     }
@@ -53,6 +56,8 @@ export class EntrySorter {
         for (let i = this.i; i < end; i++) {
           const e = this.entries[i]!;
           this.hi[i] = e.rec.readUInt32BE(e.keyAt);
+          // Read now, while the key's bytes are in cache: the flush's lookups use the whole token.
+          this.lo[i] = e.rec.readUInt32BE(e.keyAt + 4);
           this.from[i] = i;
         }
         this.next(end, 'count');
@@ -87,12 +92,14 @@ export class EntrySorter {
         if (this.i === 0) {
           this.out = new Array<BufferEntry>(n);
           this.sortedHigh = new Uint32Array(n);
+          this.sortedLow = new Uint32Array(n);
         }
         const end = Math.min(n, this.i + cheap);
         for (let i = this.i; i < end; i++) {
           const j = this.from[i]!;
           this.out[i] = this.entries[j]!;
           this.sortedHigh[i] = this.hi[j]!;
+          this.sortedLow[i] = this.lo[j]!;
         }
         this.next(end, 'runs');
         break;
@@ -125,6 +132,7 @@ export class EntrySorter {
     while (this.i < n && work < budget) {
       if (this.run) {
         if (!this.run.step(budget)) return;
+        this.lowOfRun(this.run.start, this.run.end);
         this.i = this.run.end;
         this.run = undefined;
         return;
@@ -140,11 +148,20 @@ export class EntrySorter {
       if (j - i > 1) {
         const run = out.slice(i, j).sort(compareEntries);
         for (let r = 0; r < run.length; r++) out[i + r] = run[r]!;
+        this.lowOfRun(i, j);
         work += (j - i) * 4;
       } else work++;
       this.i = j;
     }
     if (this.i >= n) this.stage = 'done';
+  }
+
+  /** A run was reordered by comparison: its entries' second token halves follow them (the first are all equal). */
+  private lowOfRun(start: number, end: number): void {
+    for (let r = start; r < end; r++) {
+      const e = this.out[r]!;
+      this.sortedLow[r] = e.rec.readUInt32BE(e.keyAt + 4);
+    }
   }
 }
 
