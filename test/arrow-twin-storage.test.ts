@@ -12,6 +12,7 @@ import { expiringCell, liveCell, type PartitionUpdate, rowLiveness } from '../st
 import { StorageEngine } from '../storage/storage-engine.js';
 import type { TableStore } from '../storage/table-store.js';
 import { checkTwin } from '../storage/twin/twin-check.js';
+import { SegmentKeyIndex } from '../storage/twin/segment-key-index.js';
 import { startFlush } from '../storage/twin/twin-flush.js';
 import { keyIndexKey, segmentBytesKey } from '../storage/twin/twin-keys.js';
 import type { TwinSchema } from '../storage/twin/twin-schema.js';
@@ -399,6 +400,13 @@ async function crashBetweenStageAndCommit(): Promise<void> {
     if (again.currentPhase === 'commit') for (let k = 500; k < 510; k++) await write(k, -k);
   }
   expect(again.result!.segment!.id).toBe(staged);
+  // The new segment's key index came from the flush's writer: it answers like the one decoded from the pool.
+  const fromFlush = t2.segment(staged)!.keyIndex()!;
+  const decoded = SegmentKeyIndex.decode(t2.pool.get(t2.handles.segments, keyIndexKey(staged))!);
+  expect(fromFlush.count).toBe(decoded.count);
+  for (let i = 0; i < decoded.count; i++) {
+    expect(fromFlush.rowOf(Buffer.from(decoded.keyAt(i)))).toBe(decoded.rowAt(i));
+  }
   expect(t2.segment(staged)!.deletions().count()).toBe(10);
   for (let k = 600; k < 610; k++) await write(k, 2 * k);
   expect(checkTwin(t2, now, schema)).toEqual([]);

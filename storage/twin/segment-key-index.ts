@@ -26,7 +26,12 @@ export class SegmentKeyIndex {
   private constructor(
     private readonly bytes: Buffer,
     readonly count: number,
+    parts?: KeyIndexParts,
   ) {
+    if (parts) {
+      ({ hi: this.hi, lo: this.lo, starts: this.starts, ends: this.ends, rows: this.rowOfKey } = parts);
+      return;
+    }
     const keysAt = HEADER + 8 * count;
     this.hi = new Uint32Array(count);
     this.lo = new Uint32Array(count);
@@ -44,6 +49,15 @@ export class SegmentKeyIndex {
       this.rowOfKey[i] = bytes.readUInt32BE(HEADER + 4 * i);
       start = end;
     }
+  }
+
+  /**
+   * The index over `bytes` (what `writer` wrote, e.g. its copy in the pool) from the writer's own arrays: the
+   * flush hands its new segment an index ready to search, instead of the write path decoding it on first use.
+   */
+  static fromWriter(bytes: Buffer, writer: SegmentKeyIndexWriter): SegmentKeyIndex {
+    if (writer.count !== writer.n || bytes.length !== writer.bytes.length) throw corrupt('incomplete index');
+    return new SegmentKeyIndex(bytes, writer.n, writer.parts);
   }
 
   /** Encodes `keys` (sorted, Buffer.compare order; each at least the 8 token bytes long) and their segment rows. */
@@ -136,8 +150,19 @@ function corrupt(what: string): PoolError {
 }
 
 /** Writes a key index key by key (a background flush spreads it over several steps); `bytes` once all are added. */
+/** The decoded form of an index: per key, its token halves, byte range and segment row. */
+interface KeyIndexParts {
+  readonly hi: Uint32Array;
+  readonly lo: Uint32Array;
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+  readonly rows: Uint32Array;
+}
+
 export class SegmentKeyIndexWriter {
   readonly bytes: Buffer;
+  /** The decoded index, filled as keys are added (SegmentKeyIndex.fromWriter). */
+  readonly parts: KeyIndexParts;
   private added = 0;
   private at: number;
   private end = 0;
@@ -148,6 +173,13 @@ export class SegmentKeyIndexWriter {
     keyBytes: number,
   ) {
     this.bytes = Buffer.allocUnsafe(HEADER + 8 * n + keyBytes);
+    this.parts = {
+      hi: new Uint32Array(n),
+      lo: new Uint32Array(n),
+      starts: new Uint32Array(n),
+      ends: new Uint32Array(n),
+      rows: new Uint32Array(n),
+    };
     this.put32(VERSION << 24, 0);
     this.put32(n, 4);
     this.at = HEADER + 8 * n;
@@ -167,6 +199,12 @@ export class SegmentKeyIndexWriter {
     const n = this.n;
     this.put32(row, HEADER + 4 * i);
     copyBytes(key, this.bytes, this.at, from, to);
+    const p = this.parts;
+    p.hi[i] = ((key[from]! << 24) | (key[from + 1]! << 16) | (key[from + 2]! << 8) | key[from + 3]!) >>> 0;
+    p.lo[i] = ((key[from + 4]! << 24) | (key[from + 5]! << 16) | (key[from + 6]! << 8) | key[from + 7]!) >>> 0;
+    p.starts[i] = this.at;
+    p.ends[i] = this.at + to - from;
+    p.rows[i] = row;
     this.at += to - from;
     this.end += to - from;
     this.put32(this.end, HEADER + 4 * n + 4 * i);

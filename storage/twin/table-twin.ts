@@ -49,9 +49,11 @@ export class LiveSegment {
     readonly record: SegmentRecord,
     dv?: DV,
     data?: OpenSegment,
+    keys?: SegmentKeyIndex,
   ) {
     this.dv = dv;
     this.data = data;
+    this.keys = keys;
   }
 
   get id(): number {
@@ -269,8 +271,8 @@ export class TableTwin {
   }
 
   /** After a committed flush / compaction. */
-  addSegment(record: SegmentRecord, dv: DV, data: OpenSegment | undefined): void {
-    this.segs.set(record.id, new LiveSegment(this, record, dv, data));
+  addSegment(record: SegmentRecord, dv: DV, data: OpenSegment | undefined, keys?: SegmentKeyIndex): void {
+    this.segs.set(record.id, new LiveSegment(this, record, dv, data, keys));
     this.changes++;
   }
 

@@ -23,7 +23,7 @@ import { readClusteringValues, singleRowAt, singleRowShadowTsAt } from '../row-c
 import type { BufferEntry } from './buffer-entry.js';
 import { walkRecord } from './buffer-record.js';
 import { FlushRowReader } from './flush-row-reader.js';
-import { SegmentKeyIndexWriter } from './segment-key-index.js';
+import { SegmentKeyIndex, SegmentKeyIndexWriter } from './segment-key-index.js';
 import type { SortedViewJob } from './sorted-view-job.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
@@ -502,7 +502,12 @@ export class TwinFlush implements FlushWatch {
     const mirror = twin.buffer.stageFlush(batch, this.upTo, survivors);
     if (batch.size > 0) pool.apply(batch);
     mirror();
-    if (record && dv) twin.addSegment(record, dv, ipc && ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined);
+    if (record && dv) {
+      // The key index in place in the pool, searchable at once (the writer decoded it while writing).
+      const keyBytes = pool.view(h.segments, keyIndexKey(record.id));
+      const keys = keyBytes ? SegmentKeyIndex.fromWriter(keyBytes, this.keyIndex!) : undefined;
+      twin.addSegment(record, dv, ipc && ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined, keys);
+    }
     twin.bufferBaseline = survivors.length;
     twin.bytesSinceFlush = 0;
     this.done = true;
