@@ -411,6 +411,30 @@ async function crashBetweenStageAndCommit(): Promise<void> {
   for (let k = 600; k < 610; k++) await write(k, 2 * k);
   expect(checkTwin(t2, now, schema)).toEqual([]);
   expect(t2.segment(staged)!.deletions().count()).toBe(20);
+  // The buffer map holds the marker of consumed records and the records still buffered, nothing the flush read.
+  expect(t2.pool.count(t2.handles.buffer)).toBe(t2.buffer.recordCount + 1);
+
+  // A crash after a commit, before its consumed records are deleted: they are skipped when the log is replayed,
+  // and the next flush deletes them.
+  for (let k = 700; k < 800; k++) await write(k, k);
+  const third = startFlush(t2)!;
+  while (third.currentPhase !== 'reclaim') third.step(16);
+  const crashedAgain = join(dir, 'pool-staged-crashed-2');
+  copyFileSync(crashed, crashedAgain);
+  while (!third.step(16)) {}
+  engine.close();
+  engine = StorageEngine.open({ path: crashedAgain, twin: opts });
+  engine.setTwinSchemaSource(() => schema);
+  store = engine.table(id)!;
+  const t3 = store.twin!;
+  expect(checkTwin(t3, now, schema)).toEqual([]);
+  expect(t3.bufferRows()).toBe(0);
+  expect(t3.pool.count(t3.handles.buffer)).toBeGreaterThan(t3.buffer.recordCount + 1);
+  await write(5, 55);
+  t3.buffer.load();
+  store.flushTwin();
+  expect(t3.pool.count(t3.handles.buffer)).toBe(t3.buffer.recordCount + 1);
+  expect(checkTwin(t3, now, schema)).toEqual([]);
   engine.close();
 }
 

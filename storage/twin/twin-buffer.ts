@@ -28,6 +28,13 @@ export interface LogRecord {
 
 const SCAN_CHUNK = 1024;
 const RECORD_KEY_LENGTH = 8;
+/**
+ * Key of the marker "records up to this sequence number were consumed by a committed flush" (value: the number as
+ * a record key). Shorter than any record key and twin key, so it sorts first. The flush's commit writes it instead
+ * of deleting the records it read (thousands of frees in one transaction held the event loop); the records are
+ * deleted in later steps (reclaimStep), or after a crash by the next flush, and skipped when the log is replayed.
+ */
+const CONSUMED_KEY = Buffer.from([0]);
 
 function recordKey(seq: number): Buffer {
   const b = Buffer.allocUnsafe(RECORD_KEY_LENGTH);
@@ -55,6 +62,9 @@ export class TwinBuffer {
   /** Latest entry per key, sorted by key, covering the first `viewRecords` records; undefined: not built. */
   private view: BufferEntry[] | undefined;
   private viewRecords = 0;
+  /** Records up to this sequence number were consumed by a flush; the ones still in the pool wait for deletion. */
+  private consumedUpTo = 0;
+  private unreclaimed: number[] = [];
   /** Changes whenever records are replaced or dropped (a flush commits, TRUNCATE), not when one is appended. */
   private generation = 0;
   private loaded = false;
@@ -69,6 +79,7 @@ export class TwinBuffer {
     if (this.loaded) return;
     this.loaded = true;
     const old: { key: Buffer; value: Buffer }[] = [];
+    const found: { seq: number; bytes: Buffer }[] = [];
     let start: Buffer | undefined;
     for (;;) {
       const res = this.pool.scan(this.map, { start, startInclusive: false, limit: SCAN_CHUNK });
@@ -76,15 +87,26 @@ export class TwinBuffer {
         const k = res.keys[i]!;
         const v = res.values[i]!;
         if (k.length === RECORD_KEY_LENGTH) {
-          let n = 0;
-          decodeBufferRecord(v, () => n++);
-          this.addRecord({ seq: seqOfRecordKey(k), bytes: v, entries: n });
+          found.push({ seq: seqOfRecordKey(k), bytes: v });
+        } else if (k.equals(CONSUMED_KEY)) {
+          this.consumedUpTo = seqOfRecordKey(v);
+          if (this.consumedUpTo >= this.nextSeq) this.nextSeq = this.consumedUpTo + 1;
         } else {
           old.push({ key: k, value: v });
         }
       }
       if (res.keys.length < SCAN_CHUNK) break;
       start = res.keys[res.keys.length - 1];
+    }
+    for (const r of found) {
+      // Consumed by a committed flush, not deleted yet: skipped, and deleted by the next flush.
+      if (r.seq <= this.consumedUpTo) {
+        this.unreclaimed.push(r.seq);
+        continue;
+      }
+      let n = 0;
+      decodeBufferRecord(r.bytes, () => n++);
+      this.addRecord({ seq: r.seq, bytes: r.bytes, entries: n });
     }
     if (old.length > 0) {
       // Old entries and records never coexist (this conversion is one transaction).
@@ -178,6 +200,8 @@ export class TwinBuffer {
   /** TRUNCATE (the batch clears the map): empties the buffer once committed. */
   truncated(): void {
     this.generation++;
+    this.unreclaimed = [];
+    this.consumedUpTo = 0;
     this.records = [];
     this.entryCount = 0;
     this.view = undefined;
@@ -204,7 +228,7 @@ export class TwinBuffer {
    */
   stageFlush(batch: WriteBatch, upTo: number, survivors: readonly BufferEntry[]): () => void {
     this.load();
-    for (const r of this.records) if (r.seq <= upTo) batch.del(this.map, recordKey(r.seq));
+    batch.put(this.map, CONSUMED_KEY, recordKey(upTo));
     let kept: LogRecord | undefined;
     if (survivors.length > 0) {
       const b = new BufferRecordBuilder();
@@ -216,6 +240,8 @@ export class TwinBuffer {
       // The survivors share no key with the newer records, so their place in the order does not matter for
       // reads; last keeps the records in sequence order (the survivors' record has the newest sequence number).
       this.generation++;
+      this.consumedUpTo = upTo;
+      for (const r of this.records) if (r.seq <= upTo) this.unreclaimed.push(r.seq);
       const newer = this.records.filter((r) => r.seq > upTo);
       this.records = kept ? [...newer, kept] : newer;
       this.entryCount = 0;
@@ -223,6 +249,21 @@ export class TwinBuffer {
       this.view = undefined;
       this.viewRecords = 0;
     };
+  }
+
+  /**
+   * Deletes up to `limit` records consumed by flushes (one transaction); true when none is left. Deleting a record
+   * a truncate already removed is a no-op.
+   */
+  reclaimStep(limit: number): boolean {
+    this.load();
+    if (this.unreclaimed.length === 0) return true;
+    const batch = this.pool.batch();
+    const n = Math.min(limit, this.unreclaimed.length);
+    for (let i = 0; i < n; i++) batch.del(this.map, recordKey(this.unreclaimed[i]!));
+    this.pool.apply(batch);
+    this.unreclaimed.splice(0, n);
+    return this.unreclaimed.length === 0;
   }
 
   /** Records in the log (tests, checks). */

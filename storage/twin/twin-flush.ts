@@ -66,7 +66,7 @@ class ArrayCells implements CellLookup {
 }
 
 /** The steps of a flush, in order. */
-export type Phase = 'sort' | 'read' | 'build' | 'serialize' | 'index' | 'stage' | 'commit';
+export type Phase = 'sort' | 'read' | 'build' | 'serialize' | 'index' | 'stage' | 'commit' | 'reclaim';
 
 export class TwinFlush implements FlushWatch {
   cancelled = false;
@@ -116,7 +116,16 @@ export class TwinFlush implements FlushWatch {
   /** Total length of the flushed rows' keys (the key index's size). */
   private keyBytes = 0;
   /** Time spent per step kind, and the longest single step (for profiles: a step holds the event loop). */
-  readonly phaseMs: Record<Phase, number> = { sort: 0, read: 0, build: 0, serialize: 0, index: 0, stage: 0, commit: 0 };
+  readonly phaseMs: Record<Phase, number> = {
+    sort: 0,
+    read: 0,
+    build: 0,
+    serialize: 0,
+    index: 0,
+    stage: 0,
+    commit: 0,
+    reclaim: 0,
+  };
   maxStepMs = 0;
   private maxStepPhase = '';
   private steps = 0;
@@ -183,6 +192,10 @@ export class TwinFlush implements FlushWatch {
         this.markTouched(Number.POSITIVE_INFINITY);
         this.commit();
         break;
+      case 'reclaim':
+        // The buffer records the commit marked consumed (and any a crash left), deleted a slice at a time.
+        if (this.twin.buffer.reclaimStep(limit / 4)) this.finish();
+        break;
     }
     const ms = performance.now() - t0;
     this.steps++;
@@ -228,6 +241,12 @@ export class TwinFlush implements FlushWatch {
     this.phase = this.rowKeyIndex.length > 0 ? 'build' : 'commit';
   }
 
+  /** After the reclaim steps: the flush is over (the next one may start). */
+  private finish(): void {
+    this.done = true;
+    if (this.twin.flushing === this) this.twin.flushing = undefined;
+  }
+
   /** Stops the flush (an error, TRUNCATE, DROP): what it wrote under its segment id goes, when the table remains. */
   cancel(): void {
     this.cancelled = true;
@@ -235,6 +254,11 @@ export class TwinFlush implements FlushWatch {
   }
 
   private finishCancelled(): boolean {
+    if (this.result) {
+      // Committed already (cancelled while reclaiming): the next flush deletes what is left.
+      this.finish();
+      return true;
+    }
     this.done = true;
     const id = this.stagedId;
     this.stagedId = undefined;
@@ -510,9 +534,8 @@ export class TwinFlush implements FlushWatch {
     }
     twin.bufferBaseline = survivors.length;
     twin.bytesSinceFlush = 0;
-    this.done = true;
     this.stagedId = undefined;
-    if (twin.flushing === this) twin.flushing = undefined;
+    this.phase = 'reclaim';
     this.result = {
       segment: record,
       removed,
