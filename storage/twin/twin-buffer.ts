@@ -259,7 +259,7 @@ export class TwinBuffer {
     this.load();
     if (this.unreclaimed.length === 0) return true;
     const batch = this.pool.batch();
-    const n = Math.min(limit, this.unreclaimed.length);
+    const n = Math.max(1, Math.min(Math.floor(limit), this.unreclaimed.length));
     for (let i = 0; i < n; i++) batch.del(this.map, recordKey(this.unreclaimed[i]!));
     this.pool.apply(batch);
     this.unreclaimed.splice(0, n);

@@ -194,7 +194,7 @@ export class TwinFlush implements FlushWatch {
         break;
       case 'reclaim':
         // The buffer records the commit marked consumed (and any a crash left), deleted a slice at a time.
-        if (this.twin.buffer.reclaimStep(limit / 4)) this.finish();
+        if (this.twin.buffer.reclaimStep(Math.max(1, Math.floor(limit / 4)))) this.finish();
         break;
     }
     const ms = performance.now() - t0;
