@@ -34,6 +34,14 @@ import { compareValues } from '../types/value-comparator.js';
 import { complexTimestamps } from './cell-timestamps.js';
 import type { SelectedRow } from './selected-row.js';
 
+/** The aggregates of one group, fed a row at a time (Selection.group). */
+export interface GroupAggregate {
+  add(row: SelectedRow): void;
+  /** The group's first row (undefined: none yet). */
+  first(): SelectedRow | undefined;
+  result(): (Buffer | null)[];
+}
+
 export interface Aggregator {
   add(row: SelectedRow): void;
   result(): Buffer | null;
@@ -680,12 +688,22 @@ export class Selection {
 
   /** Output row of a group (aggregate selections); plain columns take the group's first row. */
   aggregate(rows: Iterable<SelectedRow>): (Buffer | null)[] {
+    const group = this.group();
+    for (const row of rows) group.add(row);
+    return group.result();
+  }
+
+  /** aggregate() one row at a time: a group's rows need not be held. */
+  group(): GroupAggregate {
     const aggs = this.selectors.map((s) => s.aggregate?.());
     let first: SelectedRow | undefined;
-    for (const row of rows) {
-      if (!first) first = row;
-      for (const a of aggs) a?.add(row);
-    }
-    return this.selectors.map((s, i) => (aggs[i] ? aggs[i]!.result() : first ? s.value!(first) : null));
+    return {
+      add: (row) => {
+        if (!first) first = row;
+        for (const a of aggs) a?.add(row);
+      },
+      first: () => first,
+      result: () => this.selectors.map((s, i) => (aggs[i] ? aggs[i]!.result() : first ? s.value!(first) : null)),
+    };
   }
 }

@@ -37,6 +37,7 @@ import type { TableMetadata } from '../schema/table-metadata.js';
 import type { SelectedRow } from '../selection/selected-row.js';
 import type { Selection } from '../selection/selection.js';
 import { isMultiCell } from '../types/cql-type.js';
+import { AggregateFold } from './aggregate-fold.js';
 import { storeOf } from './modification-statement.js';
 
 const NO_LIMIT = -1;
@@ -169,23 +170,11 @@ export class UserTableRead {
   /** Table column indices of the GROUP BY columns (a primary key prefix). */
   private readonly groupBy: number[];
 
-  /** Output rows of a GROUP BY query: one per run of rows with equal group columns, at most `limit`. */
+  /** Output rows of a GROUP BY query over collected rows: one per run of rows with equal group columns. */
   private groups(rows: SelectedRow[], limit: number): (Buffer | null)[][] {
-    const out: (Buffer | null)[][] = [];
-    let start = 0;
-    const same = (a: SelectedRow, b: SelectedRow) =>
-      this.groupBy.every((i) => {
-        const x = a.values[i];
-        const y = b.values[i];
-        return x === y || (x != null && y != null && x.equals(y));
-      });
-    for (let i = 1; i <= rows.length && out.length < limit; i++) {
-      if (i === rows.length || !same(rows[start]!, rows[i]!)) {
-        out.push(this.selection.aggregate(rows.slice(start, i)));
-        start = i;
-      }
-    }
-    return out;
+    const fold = new AggregateFold(this.selection, this.groupBy, limit);
+    for (const row of rows) fold.add(row);
+    return fold.rows();
   }
 
   /** Validates ORDER BY; true when rows come out in reverse clustering order. */
@@ -245,6 +234,9 @@ export class UserTableRead {
     const store = storeOf(ctx, this.table);
 
     const out: SelectedRow[] = [];
+    // Aggregates fold rows as they are read instead of collecting them (ANN needs its rows: it sorts them).
+    const fold =
+      aggregate && !this.ann ? new AggregateFold(this.selection, grouped ? this.groupBy : [], limit) : undefined;
     /** Byte-comparable clustering of each row of `out` (ORDER BY across IN partitions sorts by it). */
     const outClustering: Buffer[] = [];
     const want = () => Math.min(pageSize - out.length, remaining);
@@ -264,6 +256,12 @@ export class UserTableRead {
         return false;
       }
       for (const f of filters) if (!f(sel)) return false;
+      if (fold) {
+        fold.add(sel);
+        // GROUP BY ... LIMIT n: once n groups are complete, the rest of the table changes nothing.
+        if (fold.full) remaining = 0;
+        return true;
+      }
       out.push(sel);
       outClustering.push(row?.clustering ?? EMPTY);
       remaining--;
@@ -441,6 +439,7 @@ export class UserTableRead {
       }
     }
 
+    if (fold) return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: fold.rows() };
     if (grouped) return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: this.groups(out, limit) };
     if (aggregate) {
       return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: [this.selection.aggregate(out)] };
