@@ -5,6 +5,7 @@
       "sources": [
         "src/addon.cc",
         "src/flush-recorder.cc",
+        "src/kahan-sum.cc",
         "src/map-cursor.cc",
         "src/pmem-map.cc",
         "src/pmem-pool.cc",
@@ -15,7 +16,7 @@
       "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17", "-std=gnu++20"],
-      "cflags_cc": ["-std=c++17", "-O2", "-fexceptions", "-Wall", "-Wextra", "-Wno-unused-parameter"],
+      "cflags_cc": ["-std=c++17", "-O2", "-ffp-contract=off", "-fexceptions", "-Wall", "-Wextra", "-Wno-unused-parameter"],
       "libraries": ["-lpmemobj", "-lpmem", "-ldl"]
     }
   ]

@@ -73,6 +73,7 @@ interface Addon {
   setErrorClass(ctor: typeof PoolError): void;
   enableCommitSync(): boolean;
   enableJournalSync(): boolean;
+  kahanSumF64(values: Float64Array, out: Float64Array): void;
   layoutVersion: number;
 }
 
@@ -124,6 +125,19 @@ function loadAddon(): Addon {
     addon = loaded;
   }
   return addon;
+}
+
+/**
+ * The native Kahan sum of a dense double column (native/src/kahan-sum.cc): out[0] = sum, out[1] = compensation.
+ * Undefined when the addon cannot be loaded (the JS kernel then runs).
+ */
+export function nativeKahanSumF64(): ((values: Float64Array, out: Float64Array) => void) | undefined {
+  try {
+    const a = loadAddon();
+    return typeof a.kahanSumF64 === 'function' ? a.kahanSumF64 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Layout version this build reads and writes (native/LAYOUT.md). */

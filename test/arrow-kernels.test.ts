@@ -346,6 +346,24 @@ describe('Java overflow semantics', () => {
     expect(f.sumResult()).toBe(Math.fround(Math.fround(0.1) + Math.fround(0.2)));
   });
 
+  it('sum(double) of a large dense column (the native kernel): Kahan-accurate, exact where the sum is, infinities', () => {
+    const n = 20_000;
+    const values = Array.from({ length: n }, (_, i) => ((i * 7919) % 1000) / 4 - 100); // quarters: sums are exact
+    const exact = values.reduce((a, b) => a + b, 0);
+    const acc = new FloatSumAccumulator(false);
+    acc.addPartial(sumFloats(column(NUM_COLS[5]!, values), null));
+    expect(acc.sumResult()).toBe(exact);
+    // Values whose plain sum drifts: the compensated sum stays within an ulp or two of the exact one.
+    const tenths = Array.from({ length: n }, (_, i) => 0.1 * (i % 10) + 1e8);
+    const compensated = new FloatSumAccumulator(false);
+    compensated.addPartial(sumFloats(column(NUM_COLS[5]!, tenths), null));
+    const reference = tenths.length * 1e8 + (n / 10) * 4.5;
+    expect(Math.abs(compensated.sumResult() - reference)).toBeLessThan(reference * 4e-16);
+    const inf = new FloatSumAccumulator(false);
+    inf.addPartial(sumFloats(column(NUM_COLS[5]!, [...values.slice(0, 5000), Number.POSITIVE_INFINITY]), null));
+    expect(inf.sumResult()).toBe(Number.POSITIVE_INFINITY);
+  });
+
   it('combines partials of several segments and buffer rows', () => {
     const acc = new IntegerSumAccumulator(32);
     acc.addPartial(sumIntegers(column(NUM_COLS[2]!, [1, 2, 3]), null));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kahan-sum.h"
 #include "map-cursor.h"
 #include "pmem-map.h"
 #include "pmem-pool.h"
@@ -463,12 +464,33 @@ Napi::Value EnableCommitSync(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), Pool::enableCommitSync());
 }
 
+// kahanSumF64(values: Float64Array, out: Float64Array): out[0] = Kahan sum, out[1] = its compensation.
+Napi::Value KahanSumF64(const Napi::CallbackInfo& info) {
+  auto env = info.Env();
+  if (info.Length() < 2 || !info[0].IsTypedArray() || !info[1].IsTypedArray()) {
+    Napi::TypeError::New(env, "kahanSumF64(Float64Array, Float64Array)").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  auto values = info[0].As<Napi::TypedArray>();
+  auto out = info[1].As<Napi::TypedArray>();
+  if (values.TypedArrayType() != napi_float64_array || out.TypedArrayType() != napi_float64_array ||
+      out.ElementLength() < 2) {
+    Napi::TypeError::New(env, "kahanSumF64 takes two Float64Arrays (out of 2 or more)").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  auto v = values.As<Napi::Float64Array>();
+  auto o = out.As<Napi::Float64Array>();
+  kahanSumF64(v.Data(), v.ElementLength(), o.Data());
+  return env.Undefined();
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("NativePool", PoolWrap::Define(env));
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
   exports.Set("enableCommitSync", Napi::Function::New(env, EnableCommitSync));
   exports.Set("enableJournalSync", Napi::Function::New(env, EnableJournalSync));
+  exports.Set("kahanSumF64", Napi::Function::New(env, KahanSumF64));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},
       {"view", PoolWrap::FastView}, {"getMany", PoolWrap::FastGetMany}};

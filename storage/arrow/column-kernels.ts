@@ -5,6 +5,7 @@
 // folds them across segments and buffer rows with Cassandra's result types.
 
 import { type Data, Type } from 'apache-arrow';
+import { nativeKahanSumF64 } from '../native-binding.js';
 import { countSelected, type Selection, withValues, wordCount } from './row-selection.js';
 
 export type NumericKind = 'int8' | 'int16' | 'int32' | 'int64' | 'float32' | 'float64';
@@ -293,6 +294,21 @@ function plainSum(v: Float64Array | Float32Array, n: number, sel: Selection): nu
   return s;
 }
 
+/**
+ * Dense double columns of at least this many rows are summed by the native kernel (32 lanes, ~1.8x the JS one's
+ * four here; a call costs ~1 µs, so small columns stay in JS).
+ */
+const NATIVE_SUM_MIN_ROWS = 4096;
+const nativeOut = new Float64Array(2);
+let nativeSumFn: ((values: Float64Array, out: Float64Array) => void) | null | undefined;
+
+function nativeSum(): ((values: Float64Array, out: Float64Array) => void) | null {
+  if (nativeSumFn === undefined) {
+    nativeSumFn = process.env.PMEMCQL_NATIVE_KERNELS === 'off' ? null : (nativeKahanSumF64() ?? null);
+  }
+  return nativeSumFn;
+}
+
 /** Kahan partial sum and count of a float/double column's selected non-null values. */
 export function sumFloats(data: Data, sel: Selection): FloatSum {
   const kind = kindOf(data);
@@ -300,9 +316,16 @@ export function sumFloats(data: Data, sel: Selection): FloatSum {
   const s = withValues(data, sel);
   const v = data.values as Float64Array | Float32Array;
   const out: FloatSum = { sum: 0, compensation: 0, simple: 0, count: countSelected(s, data.length) };
-  if (s === null) kahanDense(v, data.length);
-  else kahanSparse(v, data.length, s);
-  foldLanes(out);
+  if (s === null && kind === 'float64' && data.length >= NATIVE_SUM_MIN_ROWS && nativeSum()) {
+    nativeSum()!((v as Float64Array).subarray(0, data.length), nativeOut);
+    out.sum = nativeOut[0]!;
+    out.compensation = nativeOut[1]!;
+    out.simple = out.sum;
+  } else {
+    if (s === null) kahanDense(v, data.length);
+    else kahanSparse(v, data.length, s);
+    foldLanes(out);
+  }
   // Infinities make the compensated sum NaN; Cassandra then answers with the plain sum (rare: recompute it).
   if (Number.isNaN(out.sum + out.compensation)) out.simple = plainSum(v, data.length, s);
   return out;
