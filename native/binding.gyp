@@ -4,6 +4,7 @@
       "target_name": "pmemcql_native",
       "sources": [
         "src/addon.cc",
+        "src/double-kernels.cc",
         "src/flush-recorder.cc",
         "src/kahan-sum.cc",
         "src/map-cursor.cc",

@@ -74,8 +74,12 @@ interface Addon {
   enableCommitSync(): boolean;
   enableJournalSync(): boolean;
   kahanSumF64(values: Float64Array, out: Float64Array): void;
+  filterCompareF64(values: Float64Array, words: number, op: number, constant: number, out: Int32Array): void;
   layoutVersion: number;
 }
+
+/** Column kernels in native/src (kahan-sum.cc, double-kernels.cc): see storage/arrow/column-kernels.ts. */
+export type NativeKernels = Pick<Addon, 'kahanSumF64' | 'filterCompareF64'>;
 
 const ADDON_FILE = 'native/build/Release/pmemcql_native.node';
 
@@ -127,14 +131,11 @@ function loadAddon(): Addon {
   return addon;
 }
 
-/**
- * The native Kahan sum of a dense double column (native/src/kahan-sum.cc): out[0] = sum, out[1] = compensation.
- * Undefined when the addon cannot be loaded (the JS kernel then runs).
- */
-export function nativeKahanSumF64(): ((values: Float64Array, out: Float64Array) => void) | undefined {
+/** The native column kernels; undefined when the addon cannot be loaded (the JS kernels then run). */
+export function nativeKernels(): NativeKernels | undefined {
   try {
     const a = loadAddon();
-    return typeof a.kahanSumF64 === 'function' ? a.kahanSumF64 : undefined;
+    return typeof a.filterCompareF64 === 'function' ? a : undefined;
   } catch {
     return undefined;
   }

@@ -12,6 +12,7 @@ import {
   countRows,
   countValues,
   filterCompare,
+  javaCompare,
   maxOf,
   minOf,
   sumFloats,
@@ -362,6 +363,39 @@ describe('Java overflow semantics', () => {
     const inf = new FloatSumAccumulator(false);
     inf.addPartial(sumFloats(column(NUM_COLS[5]!, [...values.slice(0, 5000), Number.POSITIVE_INFINITY]), null));
     expect(inf.sumResult()).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('filters a large double column (the native filter) exactly as Java compares, NaN, ±0 and infinities included', () => {
+    const specials = [Number.NaN, 0, -0, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 0.5, -3, 1e300];
+    const values = Array.from({ length: 9000 + 17 }, (_, i) =>
+      i % 7 === 0 ? specials[(i / 7) % specials.length]! : ((i * 7919) % 2001) / 200 - 5,
+    );
+    const data = column(NUM_COLS[5]!, values);
+    const ops: CompareOp[] = ['=', '!=', '<', '<=', '>', '>='];
+    for (const constant of [0.5, -3, 1e300, 2.995]) {
+      for (const op of ops) {
+        const words = filterCompare(data, op, constant, null);
+        const wrong: number[] = [];
+        values.forEach((v, i) => {
+          const c = javaCompare(v, constant);
+          const want =
+            op === '='
+              ? c === 0
+              : op === '!='
+                ? c !== 0
+                : op === '<'
+                  ? c < 0
+                  : op === '<='
+                    ? c <= 0
+                    : op === '>'
+                      ? c > 0
+                      : c >= 0;
+          const got = (words[i >>> 5]! & (1 << (i & 31))) !== 0;
+          if (got !== want) wrong.push(i);
+        });
+        expect(wrong.slice(0, 5), `${op} ${constant}`).toEqual([]);
+      }
+    }
   });
 
   it('combines partials of several segments and buffer rows', () => {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "double-kernels.h"
 #include "kahan-sum.h"
 #include "map-cursor.h"
 #include "pmem-map.h"
@@ -484,6 +485,28 @@ Napi::Value KahanSumF64(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// filterCompareF64(values: Float64Array, words, op code, constant, out: Int32Array): see double-kernels.h.
+Napi::Value FilterCompareF64(const Napi::CallbackInfo& info) {
+  auto env = info.Env();
+  if (info.Length() < 5 || !info[0].IsTypedArray() || !info[4].IsTypedArray()) {
+    Napi::TypeError::New(env, "filterCompareF64(Float64Array, words, op, c, Int32Array)").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  auto v = info[0].As<Napi::TypedArray>();
+  auto out = info[4].As<Napi::TypedArray>();
+  const double words = info[1].As<Napi::Number>().DoubleValue();
+  const int op = info[2].As<Napi::Number>().Int32Value();
+  if (v.TypedArrayType() != napi_float64_array || out.TypedArrayType() != napi_int32_array || words < 0 ||
+      words * 32 > static_cast<double>(v.ElementLength()) || words > static_cast<double>(out.ElementLength()) ||
+      op < 0 || op > 5) {
+    Napi::RangeError::New(env, "filterCompareF64: bad arguments").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  filterCompareF64(v.As<Napi::Float64Array>().Data(), static_cast<size_t>(words), static_cast<CompareCode>(op),
+                   info[3].As<Napi::Number>().DoubleValue(), out.As<Napi::Int32Array>().Data());
+  return env.Undefined();
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("NativePool", PoolWrap::Define(env));
@@ -491,6 +514,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("enableCommitSync", Napi::Function::New(env, EnableCommitSync));
   exports.Set("enableJournalSync", Napi::Function::New(env, EnableJournalSync));
   exports.Set("kahanSumF64", Napi::Function::New(env, KahanSumF64));
+  exports.Set("filterCompareF64", Napi::Function::New(env, FilterCompareF64));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},
       {"view", PoolWrap::FastView}, {"getMany", PoolWrap::FastGetMany}};

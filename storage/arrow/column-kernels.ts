@@ -5,7 +5,7 @@
 // folds them across segments and buffer rows with Cassandra's result types.
 
 import { type Data, Type } from 'apache-arrow';
-import { nativeKahanSumF64 } from '../native-binding.js';
+import { type NativeKernels, nativeKernels } from '../native-binding.js';
 import { countSelected, type Selection, withValues, wordCount } from './row-selection.js';
 
 export type NumericKind = 'int8' | 'int16' | 'int32' | 'int64' | 'float32' | 'float64';
@@ -295,19 +295,25 @@ function plainSum(v: Float64Array | Float32Array, n: number, sel: Selection): nu
 }
 
 /**
- * Dense double columns of at least this many rows are summed by the native kernel (32 lanes, ~1.8x the JS one's
- * four here; a call costs ~1 µs, so small columns stay in JS).
+ * Double columns of at least this many rows go to the native kernels (native/src/kahan-sum.cc, double-kernels.cc:
+ * the sum and the filter, ~2x these JS loops over 10 M rows here; a call costs ~1 µs, so small columns stay in
+ * JS). A native max over a filter's selection measured slower than maxFloatSparse and was dropped.
+ * PMEMCQL_NATIVE_KERNELS=off keeps every loop in JS.
  */
-const NATIVE_SUM_MIN_ROWS = 4096;
+const NATIVE_MIN_ROWS = 4096;
 const nativeOut = new Float64Array(2);
-let nativeSumFn: ((values: Float64Array, out: Float64Array) => void) | null | undefined;
+let nativeFns: NativeKernels | null | undefined;
 
-function nativeSum(): ((values: Float64Array, out: Float64Array) => void) | null {
-  if (nativeSumFn === undefined) {
-    nativeSumFn = process.env.PMEMCQL_NATIVE_KERNELS === 'off' ? null : (nativeKahanSumF64() ?? null);
+function native(n: number): NativeKernels | null {
+  if (n < NATIVE_MIN_ROWS) return null;
+  if (nativeFns === undefined) {
+    nativeFns = process.env.PMEMCQL_NATIVE_KERNELS === 'off' ? null : (nativeKernels() ?? null);
   }
-  return nativeSumFn;
+  return nativeFns;
 }
+
+/** Operator codes of native/src/double-kernels.h. */
+const COMPARE_CODES: Record<CompareOp, number> = { '=': 0, '!=': 1, '<': 2, '<=': 3, '>': 4, '>=': 5 };
 
 /** Kahan partial sum and count of a float/double column's selected non-null values. */
 export function sumFloats(data: Data, sel: Selection): FloatSum {
@@ -316,8 +322,9 @@ export function sumFloats(data: Data, sel: Selection): FloatSum {
   const s = withValues(data, sel);
   const v = data.values as Float64Array | Float32Array;
   const out: FloatSum = { sum: 0, compensation: 0, simple: 0, count: countSelected(s, data.length) };
-  if (s === null && kind === 'float64' && data.length >= NATIVE_SUM_MIN_ROWS && nativeSum()) {
-    nativeSum()!((v as Float64Array).subarray(0, data.length), nativeOut);
+  const nk = kind === 'float64' && s === null ? native(data.length) : null;
+  if (nk) {
+    nk.kahanSumF64((v as Float64Array).subarray(0, data.length), nativeOut);
     out.sum = nativeOut[0]!;
     out.compensation = nativeOut[1]!;
     out.simple = out.sum;
@@ -620,26 +627,29 @@ function int64Words32(w32: Int32Array, n: number, op: CompareOp, ch: number, cl:
 /** Predicate bits of `v op c` for every row (c: not zero, not NaN for floats). */
 function predicateWords(v: NumArray, n: number, op: CompareOp, c: number, out: Int32Array): void {
   const full = n >>> 5;
-  switch (op) {
-    case '>':
-      gtWords(v, full, c, out);
-      break;
-    case '>=':
-      geWords(v, full, c, out);
-      break;
-    case '<':
-      ltWords(v, full, c, out);
-      break;
-    case '<=':
-      leWords(v, full, c, out);
-      break;
-    case '=':
-      eqWords(v, full, c, out);
-      break;
-    case '!=':
-      neWords(v, full, c, out);
-      break;
-  }
+  const nk = native(n);
+  if (nk && v instanceof Float64Array) nk.filterCompareF64(v, full, COMPARE_CODES[op], c, out);
+  else
+    switch (op) {
+      case '>':
+        gtWords(v, full, c, out);
+        break;
+      case '>=':
+        geWords(v, full, c, out);
+        break;
+      case '<':
+        ltWords(v, full, c, out);
+        break;
+      case '<=':
+        leWords(v, full, c, out);
+        break;
+      case '=':
+        eqWords(v, full, c, out);
+        break;
+      case '!=':
+        neWords(v, full, c, out);
+        break;
+    }
   if (full < out.length) {
     let m = 0;
     for (let i = full << 5; i < n; i++) if (accepts(op, javaCompare(v[i]!, c))) m |= 1 << (i & 31);
