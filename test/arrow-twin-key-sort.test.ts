@@ -2,12 +2,19 @@
 // Buffer.compare sort: byte order, and entries of one key stay in write order.
 
 import { describe, expect, it } from 'vitest';
+import { BufferEntry } from '../storage/twin/buffer-entry.js';
 import { SortedViewJob } from '../storage/twin/sorted-view-job.js';
-import { BufferEntry } from '../storage/twin/twin-buffer.js';
-import { EntrySorter, sortEntries } from '../storage/twin/twin-key-sort.js';
+import { EntrySorter } from '../storage/twin/twin-key-sort.js';
 import { seededRandom } from './support/seeded-random.js';
 
-describe('sortEntries', () => {
+/** EntrySorter run to its end in one step. */
+function sortEntries(entries: BufferEntry[]): BufferEntry[] {
+  const s = new EntrySorter(entries);
+  while (!s.step(1 << 30)) {}
+  return s.out;
+}
+
+describe('EntrySorter', () => {
   it('orders like a stable Buffer.compare sort: random tokens, shared partitions, rewrites, high bytes', () => {
     const r = seededRandom(7);
     const byte = () => Math.floor(r() * 256);

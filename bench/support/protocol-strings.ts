@@ -1,5 +1,5 @@
-// Native-protocol [string] and [string map] encoders for the benches' minimal wire clients
-// (raw-scan-client.ts, restart-time.ts).
+// Native-protocol [string] and [string map] encoders for minimal wire clients (the benches' raw-scan-client.ts and
+// restart-time.ts; the tests' test/support/wire-client.ts).
 
 /** A protocol [string]: u16 length, UTF-8 bytes. */
 export function shortString(s: string): Buffer {
@@ -12,7 +12,8 @@ export function shortString(s: string): Buffer {
 
 /** A protocol [string map]: u16 count, then key and value [string]s. */
 export function stringMap(m: Record<string, string>): Buffer {
-  const parts: Buffer[] = [Buffer.from([0, Object.keys(m).length])];
+  const count = Object.keys(m).length;
+  const parts: Buffer[] = [Buffer.from([count >>> 8, count & 0xff])];
   for (const [k, v] of Object.entries(m)) parts.push(shortString(k), shortString(v));
   return Buffer.concat(parts);
 }

@@ -29,11 +29,6 @@ export function walkRecord(
   return at;
 }
 
-/** Decodes a record's entries (no views). */
-export function decodeEntries(rec: Buffer, out: BufferEntry[]): void {
-  decodeEntriesFrom(rec, 0, Number.POSITIVE_INFINITY, out);
-}
-
 /** Decodes up to `limit` entries of a record from byte `at` on (no views); returns where the next one starts. */
 export function decodeEntriesFrom(rec: Buffer, at: number, limit: number, out: BufferEntry[]): number {
   return walkRecord(rec, (k0, k1, v0, v1) => out.push(new BufferEntry(rec, k0, k1, v0, v1)), at, limit);
@@ -131,7 +126,7 @@ export class BufferRecordBuilder {
 }
 
 /** The entries of a record, as views of its bytes, in order. */
-export function decodeBufferRecord(rec: Buffer, visit: (key: Buffer, value: Buffer) => void): void {
+function decodeBufferRecord(rec: Buffer, visit: (key: Buffer, value: Buffer) => void): void {
   walkRecord(rec, (k0, k1, v0, v1) => visit(rec.subarray(k0, k1), rec.subarray(v0, v1)));
 }
 

@@ -62,30 +62,10 @@ export class SegmentKeyIndex {
 
   /** Encodes `keys` (sorted, Buffer.compare order; each at least the 8 token bytes long) and their segment rows. */
   static encode(keys: readonly Buffer[], rows: ArrayLike<number>): Buffer {
-    return SegmentKeyIndex.encodeRanges(
-      keys.length,
-      (i) => keys[i]!,
-      () => 0,
-      (i) => keys[i]!.length,
-      rows,
-    );
-  }
-
-  /**
-   * Encodes n keys given as byte ranges (key i = bytesOf(i)[startOf(i), endOf(i)), sorted) and their segment
-   * rows: the flush's keys are ranges of buffer records, and a view per key would cost more than the copy.
-   */
-  static encodeRanges(
-    n: number,
-    bytesOf: (i: number) => Uint8Array,
-    startOf: (i: number) => number,
-    endOf: (i: number) => number,
-    rows: ArrayLike<number>,
-  ): Buffer {
     let keyBytes = 0;
-    for (let i = 0; i < n; i++) keyBytes += endOf(i) - startOf(i);
-    const w = new SegmentKeyIndexWriter(n, keyBytes);
-    for (let i = 0; i < n; i++) w.add(bytesOf(i), startOf(i), endOf(i), rows[i]!);
+    for (const k of keys) keyBytes += k.length;
+    const w = new SegmentKeyIndexWriter(keys.length, keyBytes);
+    for (let i = 0; i < keys.length; i++) w.add(keys[i]!, 0, keys[i]!.length, rows[i]!);
     return w.bytes;
   }
 
@@ -149,7 +129,6 @@ function corrupt(what: string): PoolError {
   return new PoolError('POOL_CORRUPT', `Arrow segment key index is damaged (${what})`);
 }
 
-/** Writes a key index key by key (a background flush spreads it over several steps); `bytes` once all are added. */
 /** The decoded form of an index: per key, its token halves, byte range and segment row. */
 interface KeyIndexParts {
   readonly hi: Uint32Array;
@@ -159,6 +138,7 @@ interface KeyIndexParts {
   readonly rows: Uint32Array;
 }
 
+/** Writes a key index key by key (a background flush spreads it over several steps); `bytes` once all are added. */
 export class SegmentKeyIndexWriter {
   readonly bytes: Buffer;
   /** The decoded index, filled as keys are added (SegmentKeyIndex.fromWriter). */

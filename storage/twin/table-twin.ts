@@ -8,9 +8,10 @@ import { type OpenSegment, openSegment } from '../arrow/segment-reader.js';
 import type { CommitContext } from '../commit-context.js';
 import type { MapHandle, NativePool } from '../native-pool.js';
 import type { TableState } from '../table-state.js';
+import { BufferRecordBuilder } from './buffer-record.js';
 import { SegmentKeyIndex } from './segment-key-index.js';
 import { TokenFilter } from './token-filter.js';
-import { BufferRecordBuilder, TwinBuffer } from './twin-buffer.js';
+import { TwinBuffer } from './twin-buffer.js';
 import {
   BUFFER_DELETED,
   chunkKey,

@@ -13,11 +13,8 @@
 
 import type { MapHandle, NativePool, WriteBatch } from '../native-pool.js';
 import { type BufferEntry, compareEntries, compareEntryWith, lowerBound } from './buffer-entry.js';
-import { BufferRecordBuilder, decodeBufferRecord } from './buffer-record.js';
+import { BufferRecordBuilder, walkRecord } from './buffer-record.js';
 import { SortedViewJob } from './sorted-view-job.js';
-
-export { BufferEntry, compareEntries } from './buffer-entry.js';
-export { BufferRecordBuilder } from './buffer-record.js';
 
 /** One record of the log: its sequence number, bytes and entry count. */
 export interface LogRecord {
@@ -105,7 +102,7 @@ export class TwinBuffer {
         continue;
       }
       let n = 0;
-      decodeBufferRecord(r.bytes, () => n++);
+      walkRecord(r.bytes, () => n++);
       this.addRecord({ seq: r.seq, bytes: r.bytes, entries: n });
     }
     if (old.length > 0) {

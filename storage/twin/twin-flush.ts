@@ -1,11 +1,12 @@
-// Flushing a table's twin buffer into one Arrow segment (DESIGN §5), in bounded steps (one per event-loop turn in
-// the background, see twin-worker.ts) so requests interleave with it: the buffer as the flush starts (the latest
-// entry per row of its records, sorted by key) is built in steps; its rows are read in slices, each row encoded
-// straight into the column encoders; the Arrow batch, its IPC bytes and the key index (twin key -> segment row)
-// are built one step each; then ONE transaction writes the segment, its index record and key index, deletes the
-// log records read and puts back the rows the flush keeps. A row written after the flush started stays in the
-// buffer (its newer record) and its copy in the new segment is born deleted, so the segment never shadows a
-// newer version. A crash leaves the old state (nothing of the flush is committed) or the new one.
+// Flushing a table's twin buffer into one Arrow segment (DESIGN §5, docs/arrow-twins.md "Flush"), in bounded steps
+// (one per event-loop turn in the background, see twin-worker.ts) so requests interleave with it: the buffer's
+// sorted view as the flush starts is built in steps; its rows are read in slices, each row encoded straight into the
+// column encoders; the Arrow batch, its IPC bytes and the key index (twin key -> segment row) are built a step or a
+// few each; the IPC bytes and key index are written under the id the segment will take (nothing refers to them
+// yet); then ONE transaction commits the segment's record and marks the buffer records read consumed (they are
+// deleted in later steps), putting back the rows the flush keeps. A row written after the flush started stays in
+// the buffer (its newer record) and its copy in the new segment is born deleted, so the segment never shadows a
+// newer version. A crash leaves the old state (plus unused staged bytes) or the new one.
 
 import { type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
@@ -274,15 +275,7 @@ export class TwinFlush implements FlushWatch {
       }
     }
     if (this.twin.flushing === this) this.twin.flushing = undefined;
-    this.result = {
-      segment: undefined,
-      removed: 0,
-      kept: 0,
-      ms: performance.now() - this.started,
-      maxStepMs: this.maxStepMs,
-      maxStepPhase: this.maxStepPhase,
-      steps: this.steps,
-    };
+    this.result = this.resultOf(undefined, 0, 0);
     return true;
   }
 
@@ -481,7 +474,10 @@ export class TwinFlush implements FlushWatch {
     return true;
   }
 
-  /** One transaction: the segment, its record, its key index; flushed / dead buffer entries leave the buffer. */
+  /**
+   * One transaction: the staged segment's record and deletion-vector chunks; the buffer records read are marked
+   * consumed and the rows the flush keeps go back in one record.
+   */
   private commit(): void {
     const twin = this.twin;
     const pool = twin.pool;
@@ -497,7 +493,6 @@ export class TwinFlush implements FlushWatch {
     const n = this.rowKeyIndex.length;
     if (n > 0 && ipc && built && this.stagedId !== undefined) {
       const id = this.stagedId;
-      twin.segmentCommitted(id);
       const first = tokenOfKey(this.snapshot[this.rowKeyIndex[built.order[0]!]!]!.key);
       const last = tokenOfKey(this.snapshot[this.rowKeyIndex[built.order[n - 1]!]!]!.key);
       record = { id, rows: n, firstToken: first, lastToken: last, ts: Date.now(), size: ipc.length };
@@ -527,6 +522,7 @@ export class TwinFlush implements FlushWatch {
     if (batch.size > 0) pool.apply(batch);
     mirror();
     if (record && dv) {
+      twin.segmentCommitted(record.id);
       // The key index in place in the pool, searchable at once (the writer decoded it while writing).
       const keyBytes = pool.view(h.segments, keyIndexKey(record.id));
       const keys = keyBytes ? SegmentKeyIndex.fromWriter(keyBytes, this.keyIndex!) : undefined;
@@ -536,11 +532,16 @@ export class TwinFlush implements FlushWatch {
     twin.bytesSinceFlush = 0;
     this.stagedId = undefined;
     this.phase = 'reclaim';
-    this.result = {
-      segment: record,
+    this.result = this.resultOf(record, removed, kept);
+  }
+
+  private resultOf(segment: SegmentRecord | undefined, removed: number, kept: number): FlushResult {
+    const ms = performance.now() - this.started;
+    return {
+      segment,
       removed,
       kept,
-      ms: performance.now() - this.started,
+      ms,
       maxStepMs: this.maxStepMs,
       maxStepPhase: this.maxStepPhase,
       steps: this.steps,

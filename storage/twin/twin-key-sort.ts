@@ -6,7 +6,7 @@
 // bounded steps between requests; a run too long for one step (a partition with many buffered rows) is merge
 // sorted in steps too.
 
-import { type BufferEntry, compareEntries } from './twin-buffer.js';
+import { type BufferEntry, compareEntries } from './buffer-entry.js';
 
 const SMALL = 64;
 /** Runs up to this long are sorted in one call (Array.prototype.sort is stable); longer runs by SlicedMergeSort. */
@@ -247,11 +247,4 @@ class SlicedMergeSort {
     for (let r = 0; r < len; r++) this.a[this.start + r] = this.src[r]!;
     return true;
   }
-}
-
-/** Sorts entries in one go (the same sort as EntrySorter). */
-export function sortEntries(entries: BufferEntry[]): BufferEntry[] {
-  const s = new EntrySorter(entries);
-  while (!s.step(1 << 30)) {}
-  return s.out;
 }

@@ -4,6 +4,9 @@
 import { connect, type Socket } from 'node:net';
 import { crc32 } from 'node:zlib';
 import lz4 from 'lz4js';
+import { shortString as str, stringMap } from '../../bench/support/protocol-strings.js';
+
+export { str, stringMap };
 
 export const Op = {
   ERROR: 0x00,
@@ -31,14 +34,6 @@ export interface Frame {
 
 // ---- body building
 
-export function str(s: string): Buffer {
-  const b = Buffer.from(s, 'utf8');
-  const out = Buffer.alloc(2 + b.length);
-  out.writeUInt16BE(b.length, 0);
-  b.copy(out, 2);
-  return out;
-}
-
 export function longStr(s: string): Buffer {
   const b = Buffer.from(s, 'utf8');
   const out = Buffer.alloc(4 + b.length);
@@ -57,12 +52,6 @@ export function int(n: number): Buffer {
   const out = Buffer.alloc(4);
   out.writeInt32BE(n, 0);
   return out;
-}
-
-export function stringMap(m: Record<string, string>): Buffer {
-  const parts = [short(Object.keys(m).length)];
-  for (const [k, v] of Object.entries(m)) parts.push(str(k), str(v));
-  return Buffer.concat(parts);
 }
 
 export function stringList(list: string[]): Buffer {
