@@ -9,6 +9,7 @@ import type { CommitContext } from '../commit-context.js';
 import type { MapHandle, NativePool } from '../native-pool.js';
 import type { TableState } from '../table-state.js';
 import { BufferRecordBuilder } from './buffer-record.js';
+import { SegmentFilterGroups, type SegmentSource } from './segment-filter-groups.js';
 import { SegmentKeyIndex } from './segment-key-index.js';
 import { TokenFilter } from './token-filter.js';
 import { TwinBuffer } from './twin-buffer.js';
@@ -44,6 +45,8 @@ export class LiveSegment {
   private data: OpenSegment | undefined;
   private tokens: TokenFilter | undefined;
   private keys: SegmentKeyIndex | null | undefined;
+  /** Set when the twin drops the segment (its bytes are freed in the same step). */
+  removed = false;
 
   constructor(
     private readonly twin: TableTwin,
@@ -99,6 +102,16 @@ export class LiveSegment {
     return this.tokens;
   }
 
+  /** Adds the segment's tokens to a group's filter; false when its bytes are missing. A dropped one adds none. */
+  addTokensTo(filter: TokenFilter): boolean {
+    if (this.removed) return true;
+    const data =
+      this.data ?? openSegmentIfPresent(this.twin.pool.view(this.twin.handles.segments, segmentBytesKey(this.id)));
+    if (!data) return false;
+    filter.addSegment(data, 0);
+    return true;
+  }
+
   /**
    * Which key each row holds (loaded on first use: a write whose token may be in this segment; compaction; the
    * check). Null when the index is missing (a damaged twin; `checkTwin` reports it).
@@ -115,6 +128,10 @@ export class LiveSegment {
   get cached(): boolean {
     return this.data !== undefined;
   }
+}
+
+function openSegmentIfPresent(bytes: Buffer | undefined): OpenSegment | undefined {
+  return bytes ? openSegment(bytes) : undefined;
 }
 
 /** One batch's twin changes (CommitContext overlay). */
@@ -138,7 +155,7 @@ export interface FlushWatch {
 /** TableRoot key present when the twin may miss rows (see TableTwin.incomplete). */
 export const TWIN_INCOMPLETE_KEY = Buffer.from('x');
 
-export class TableTwin {
+export class TableTwin implements SegmentSource {
   /** Rows changed since the last flush (the log in the 'b' map, mirrored in memory). */
   readonly buffer: TwinBuffer;
   private readonly segs = new Map<number, LiveSegment>();
@@ -151,6 +168,12 @@ export class TableTwin {
   flushing: FlushWatch | undefined;
   /** Background work (flush, compaction) asks for this when thresholds pass. */
   onThreshold: (() => void) | undefined;
+  /** ... and for this when a group of segments can get its token filter. */
+  onFilterWork: (() => void) | undefined;
+  /** Which segments may hold a token (the write path's live-copy check). */
+  readonly filterGroups = new SegmentFilterGroups(this);
+  /** markLiveCopy's candidates (reused: the check runs for every write). */
+  private readonly candidates: LiveSegment[] = [];
   private changes = 0;
 
   constructor(
@@ -246,6 +269,11 @@ export class TableTwin {
     return this.segs.get(id);
   }
 
+  liveSegments(): Iterable<LiveSegment> {
+    this.ensureLoaded();
+    return this.segs.values();
+  }
+
   get segmentCount(): number {
     this.ensureLoaded();
     return this.segs.size;
@@ -261,6 +289,7 @@ export class TableTwin {
   segmentCommitted(id: number): void {
     this.ensureLoaded();
     if (id >= this.nextSegmentId) this.nextSegmentId = id + 1;
+    this.filterGroups.changed();
   }
 
   /**
@@ -274,11 +303,15 @@ export class TableTwin {
   /** After a committed flush / compaction. */
   addSegment(record: SegmentRecord, dv: DV, data: OpenSegment | undefined, keys?: SegmentKeyIndex): void {
     this.segs.set(record.id, new LiveSegment(this, record, dv, data, keys));
+    this.filterGroups.changed();
     this.changes++;
   }
 
   removeSegment(id: number): void {
+    const seg = this.segs.get(id);
+    if (seg) seg.removed = true;
     this.segs.delete(id);
+    this.filterGroups.changed();
     this.changes++;
   }
 
@@ -344,9 +377,7 @@ export class TableTwin {
     const hi = token.readInt32BE(0) ^ (0x80000000 | 0);
     const lo = token.readInt32BE(4);
     let key: Buffer | undefined;
-    for (const seg of this.segs.values()) {
-      const f = seg.tokenFilter();
-      if (f && !f.mayContain(hi, lo)) continue;
+    for (const seg of this.filterGroups.candidates(hi, lo, this.candidates)) {
       const index = seg.keyIndex();
       if (!index) {
         // Cannot tell whether this segment holds the row: the columnar path must stop answering for the table.
@@ -363,12 +394,7 @@ export class TableTwin {
   private segmentsMayHold(key: Buffer): LiveSegment[] {
     const hi = key.readInt32BE(0) ^ (0x80000000 | 0);
     const lo = key.readInt32BE(4);
-    const out: LiveSegment[] = [];
-    for (const seg of this.segs.values()) {
-      const f = seg.tokenFilter();
-      if (!f || f.mayContain(hi, lo)) out.push(seg);
-    }
-    return out;
+    return this.filterGroups.candidates(hi, lo, []);
   }
 
   /**
@@ -462,7 +488,9 @@ export class TableTwin {
     this.changes++;
     if (st.truncated) {
       this.buffer.truncated();
+      for (const seg of this.segs.values()) seg.removed = true;
       this.segs.clear();
+      this.filterGroups.clear();
       this.bufferBaseline = 0;
       this.bytesSinceFlush = 0;
       if (this.flushing) this.flushing.cancelled = true;

@@ -1,53 +1,74 @@
-// A Bloom filter over one segment's `_token` column, in memory only (built when a segment is flushed, or on the
-// first write that needs it from the segment's bytes). The write path asks it before looking for a row pointer:
-// a row can have a columnar copy only in a segment holding its token, so "no segment may hold this token" (every
-// fresh insert, all but ~1 % of the time) skips the pool lookup. Tokens are Murmur3 hashes already, so the probe
-// positions are taken from the token's two 32-bit halves (double hashing), with no further hashing.
+// A Bloom filter over Arrow segments' `_token` column, in memory only: one per segment (built when a segment is
+// flushed, or on the first write that needs it from the segment's bytes) and one per group of segments
+// (segment-filter-groups.ts). The write path asks them before looking for a row's live columnar copy: a row can
+// have one only in a segment holding its token, so "no segment may hold this token" (every fresh insert, all but
+// ~1 % of the time) skips the pool lookup.
+//
+// Blocked: the token's high half picks one 512-bit block (one 64-byte cache line), its low half the bits in it, so
+// a probe costs one cache miss however large the filter. Tokens are Murmur3 hashes already; the low half is only
+// multiplied once so that tokens differing in their top bits alone still spread over the block.
 
 import type { OpenSegment } from '../arrow/segment-reader.js';
 
-const PROBES = 3;
-/** Filter bits per token (rounded up to a power of two): ~1-3 % false positives at 3 probes. */
+/** Filter bits per token (rounded up to a power of two): ~1-3 % false positives at 3 bits a token. */
 const BITS_PER_TOKEN = 12;
+const BLOCK_BITS = 512;
+const BLOCK_WORDS = BLOCK_BITS >>> 5;
+const MAX_BITS = 2 ** 31;
 
 export class TokenFilter {
   private readonly words: Int32Array;
-  private readonly mask: number;
+  /** Blocks - 1 (a power of two). */
+  private readonly blockMask: number;
 
   constructor(tokens: number) {
-    let bits = 64;
-    while (bits < tokens * BITS_PER_TOKEN && bits < 2 ** 30) bits *= 2;
+    let bits = BLOCK_BITS;
+    while (bits < tokens * BITS_PER_TOKEN && bits < MAX_BITS) bits *= 2;
     this.words = new Int32Array(bits >>> 5);
-    this.mask = bits - 1;
+    this.blockMask = bits / BLOCK_BITS - 1;
   }
 
   /** The token's (signed high, low) 32-bit halves. */
   add(hi: number, lo: number): void {
-    const step = hi | 1;
-    for (let j = 0; j < PROBES; j++) {
-      const p = (lo + Math.imul(j, step)) & this.mask;
-      this.words[p >>> 5]! |= 1 << (p & 31);
-    }
+    const w = this.words;
+    const base = (hi & this.blockMask) * BLOCK_WORDS;
+    const h = Math.imul(lo, 0x9e3779b1);
+    const p1 = h >>> 23;
+    const p2 = (h >>> 14) & 511;
+    const p3 = (h >>> 5) & 511;
+    w[base + (p1 >>> 5)]! |= 1 << (p1 & 31);
+    w[base + (p2 >>> 5)]! |= 1 << (p2 & 31);
+    w[base + (p3 >>> 5)]! |= 1 << (p3 & 31);
   }
 
   mayContain(hi: number, lo: number): boolean {
-    const step = hi | 1;
-    for (let j = 0; j < PROBES; j++) {
-      const p = (lo + Math.imul(j, step)) & this.mask;
-      if ((this.words[p >>> 5]! & (1 << (p & 31))) === 0) return false;
-    }
-    return true;
+    const w = this.words;
+    const base = (hi & this.blockMask) * BLOCK_WORDS;
+    const h = Math.imul(lo, 0x9e3779b1);
+    const p1 = h >>> 23;
+    const p2 = (h >>> 14) & 511;
+    const p3 = (h >>> 5) & 511;
+    return (
+      (w[base + (p1 >>> 5)]! & (1 << (p1 & 31))) !== 0 &&
+      (w[base + (p2 >>> 5)]! & (1 << (p2 & 31))) !== 0 &&
+      (w[base + (p3 >>> 5)]! & (1 << (p3 & 31))) !== 0
+    );
   }
 
-  /** The filter of a segment's token column (field `tokenField`, Int64: little-endian halves, no bigints). */
-  static ofSegment(segment: OpenSegment, tokenField: number): TokenFilter {
+  /** Adds every token of a segment's token column (field `tokenField`, Int64: little-endian halves, no bigints). */
+  addSegment(segment: OpenSegment, tokenField: number): void {
     const n = segment.length;
-    const f = new TokenFilter(n);
     const data = segment.batch?.data.children[tokenField];
-    if (!data || n === 0) return f;
+    if (!data || n === 0) return;
     const v = data.values as BigInt64Array;
     const halves = new Int32Array(v.buffer, v.byteOffset + data.offset * 8, n * 2);
-    for (let i = 0; i < n; i++) f.add(halves[2 * i + 1]!, halves[2 * i]!);
+    for (let i = 0; i < n; i++) this.add(halves[2 * i + 1]!, halves[2 * i]!);
+  }
+
+  /** The filter of one segment's token column. */
+  static ofSegment(segment: OpenSegment, tokenField: number): TokenFilter {
+    const f = new TokenFilter(segment.length);
+    f.addSegment(segment, tokenField);
     return f;
   }
 }

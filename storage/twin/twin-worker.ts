@@ -1,13 +1,18 @@
 // Runs a table's twin flushes and compactions off the request path: one bounded slice per event-loop turn
 // (setImmediate), so requests interleave with the work; one job at a time per table. The admin entry points
-// (flushNow / compactNow) run the same steps to completion synchronously.
+// (flushNow / compactNow) run the same steps to completion synchronously. Between them it builds the token
+// filters of full groups of segments (segment-filter-groups.ts), one segment a step.
 
 import { PoolError } from '../native-pool.js';
+import type { FilterBuild } from './segment-filter-groups.js';
 import type { TableTwin } from './table-twin.js';
 import { type CompactionResult, pickVictims, TwinCompaction } from './twin-compaction.js';
 import { type FlushResult, startFlush, type TwinFlush } from './twin-flush.js';
 
-type Job = { kind: 'flush'; job: TwinFlush } | { kind: 'compact'; job: TwinCompaction };
+type Job =
+  | { kind: 'flush'; job: TwinFlush }
+  | { kind: 'compact'; job: TwinCompaction }
+  | { kind: 'filter'; job: FilterBuild };
 
 /** Background work waits this long after the pool was full, doubling up to the maximum while it stays full. */
 const POOL_FULL_RETRY_MS = 1_000;
@@ -33,9 +38,12 @@ export class TwinWorker {
     private readonly onFlushed: (r: FlushResult) => void = () => {},
   ) {
     twin.onThreshold = () => this.kick();
+    twin.onFilterWork = () => {
+      if (!this.current) this.schedule();
+    };
   }
 
-  /** Background: start a flush if none runs. */
+  /** Background: start a flush if none runs (a filter build in progress finishes first: a few steps). */
   kick(): void {
     if (this.stopped || !this.twin.options.autoFlush || this.current) return;
     // A full pool fails every flush: writes past the threshold would retry one per write.
@@ -54,8 +62,10 @@ export class TwinWorker {
 
   private readonly tick = (): void => {
     this.scheduled = false;
+    if (this.stopped) return;
+    if (!this.current) this.startFilterBuild();
     const cur = this.current;
-    if (!cur || this.stopped) return;
+    if (!cur) return;
     let finished: boolean;
     try {
       finished = cur.job.step(this.twin.options.sliceRows);
@@ -72,32 +82,42 @@ export class TwinWorker {
       return;
     }
     this.finished(cur);
-    if (this.stopped || !this.twin.options.autoFlush) return;
-    // After a flush, see whether compaction is worth it; after a compaction, flush what it re-buffered.
-    if (cur.kind === 'flush') {
-      const victims = pickVictims(this.twin);
-      if (victims.length > 0) {
-        this.current = { kind: 'compact', job: new TwinCompaction(this.twin, victims) };
-        this.schedule();
-        return;
+    if (this.stopped) return;
+    if (this.twin.options.autoFlush) {
+      // After a flush, see whether compaction is worth it; after a compaction, flush what it re-buffered.
+      if (cur.kind === 'flush') {
+        const victims = pickVictims(this.twin);
+        if (victims.length > 0) {
+          this.current = { kind: 'compact', job: new TwinCompaction(this.twin, victims) };
+          this.schedule();
+          return;
+        }
+        if (this.twin.overThreshold()) this.kick();
+      } else if (cur.kind === 'compact' || this.twin.overThreshold()) {
+        this.kick();
       }
-      if (this.twin.overThreshold()) this.kick();
-    } else {
-      this.kick();
     }
+    if (!this.current) this.startFilterBuild();
+    if (this.current) this.schedule();
   };
+
+  private startFilterBuild(): void {
+    if (this.twin.table.dropped) return;
+    const build = this.twin.filterGroups.startBuild();
+    if (build) this.current = { kind: 'filter', job: build };
+  }
 
   private finished(cur: Job): void {
     this.current = undefined;
     if (cur.kind === 'flush') {
       this.lastFlush = cur.job.result;
       if (cur.job.result?.segment) this.onFlushed(cur.job.result);
-    } else this.lastCompaction = cur.job.result;
+    } else if (cur.kind === 'compact') this.lastCompaction = cur.job.result;
   }
 
   private abandon(cur: Job): void {
     this.current = undefined;
-    if (cur.kind === 'flush') cur.job.cancel();
+    if (cur.kind !== 'compact') cur.job.cancel();
   }
 
   /** Runs whatever job is in progress to its end, synchronously. */

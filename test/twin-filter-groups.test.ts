@@ -1,0 +1,150 @@
+// Token filters per group of segments (storage/twin/segment-filter-groups.ts): once a group's ids are all taken,
+// its filter is built in the background and the write path probes it instead of each member. Rewrites of rows in
+// grouped segments must still find and mark their live copies (checkTwin), through compaction and truncate.
+
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { native } from '../cql/types/cql-type.js';
+import { murmur3Token, tokenToSortableBytes } from '../storage/murmur3-token.js';
+import { liveCell, type PartitionUpdate, rowLiveness } from '../storage/mutation.js';
+import { StorageEngine } from '../storage/storage-engine.js';
+import type { TableStore } from '../storage/table-store.js';
+import { GROUP_SIZE } from '../storage/twin/segment-filter-groups.js';
+import type { LiveSegment } from '../storage/twin/table-twin.js';
+import { checkTwin } from '../storage/twin/twin-check.js';
+import type { TwinSchema } from '../storage/twin/twin-schema.js';
+
+const hasAddon = existsSync(new URL('../native/build/Release/pmemcql_native.node', import.meta.url));
+const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-groups-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const schema: TwinSchema = {
+  columns: [
+    { name: 'k', id: 0, kind: 'partition_key', type: native('int'), position: 0 },
+    { name: 'x', id: 1, kind: 'regular', type: native('bigint'), position: -1 },
+  ],
+  complexToBytes: () => null,
+};
+
+function int(v: number): Buffer {
+  const b = Buffer.allocUnsafe(4);
+  b.writeInt32BE(v);
+  return b;
+}
+
+function big(v: number): Buffer {
+  const b = Buffer.allocUnsafe(8);
+  b.writeBigInt64BE(BigInt(v));
+  return b;
+}
+
+const ROWS_PER_SEGMENT = 50;
+let ts = 1_000_000;
+
+function write(store: TableStore, keys: number[], x: number): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  const updates: PartitionUpdate[] = keys.map((k) => {
+    ts++;
+    return {
+      key: int(k),
+      token: undefined,
+      rows: [{ clustering: Buffer.alloc(0), liveness: rowLiveness(ts, 0, now), cells: [liveCell(1, ts, big(x))] }],
+    };
+  });
+  return store.applyMutations(updates, now);
+}
+
+const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
+
+/** Lets the twin's worker run its background steps (filter builds: one segment a step). */
+async function settle(store: TableStore): Promise<void> {
+  for (let i = 0; i < 200 && store.twinWorker!.busy; i++) await new Promise((ok) => setImmediate(ok));
+  await new Promise((ok) => setImmediate(ok));
+  for (let i = 0; i < 200 && store.twinWorker!.busy; i++) await new Promise((ok) => setImmediate(ok));
+}
+
+function check(store: TableStore): void {
+  expect(checkTwin(store.twin!, Math.floor(Date.now() / 1000), schema).slice(0, 5)).toEqual([]);
+}
+
+describe.skipIf(!hasAddon)('token filters per group of segments', () => {
+  it('grouped segments still have their live copies marked on rewrite, through compaction and truncate', async () => {
+    const opts = { flushRows: 1 << 20, flushBytes: 1 << 30, sliceRows: 16, autoFlush: false };
+    const engine = StorageEngine.open({ path: join(dir, 'pool'), size: 64 * 1024 * 1024, twin: opts });
+    try {
+      engine.setTwinSchemaSource(() => schema);
+      const store = await engine.createTable(Buffer.alloc(16, 7), { clustered: false });
+      const twin = store.twin!;
+      const segments = 2 * GROUP_SIZE + 5;
+      for (let s = 0; s < segments; s++) {
+        await write(store, range(s * ROWS_PER_SEGMENT, ROWS_PER_SEGMENT), s);
+        store.flushTwin();
+      }
+      expect(twin.segmentCount).toBe(segments);
+      // The first write after the flushes asks which segments may hold its token: the groups are laid out and
+      // the worker builds their filters.
+      await write(store, [1_000_000], 0);
+      await settle(store);
+      const full = Math.floor(twin.pendingSegmentId() / GROUP_SIZE);
+      expect(full).toBeGreaterThanOrEqual(2);
+      expect(twin.filterGroups.groupFilters).toBe(full);
+
+      // Every grouped row is a candidate of its own token; fresh tokens mostly meet no segment.
+      const out: LiveSegment[] = [];
+      let misses = 0;
+      for (let k = 0; k < segments * ROWS_PER_SEGMENT; k += 7) {
+        const t = tokenToSortableBytes(murmur3Token(int(k)));
+        const hi = t.readInt32BE(0) ^ (0x80000000 | 0);
+        const lo = t.readInt32BE(4);
+        const ids = twin.filterGroups.candidates(hi, lo, out).map((s) => s.id);
+        if (!ids.includes(Math.floor(k / ROWS_PER_SEGMENT) + 1)) misses++;
+      }
+      expect(misses).toBe(0);
+      let probes = 0;
+      for (let k = 2_000_000; k < 2_010_000; k++) {
+        const t = tokenToSortableBytes(murmur3Token(int(k)));
+        probes += twin.filterGroups.candidates(t.readInt32BE(0) ^ (0x80000000 | 0), t.readInt32BE(4), out).length;
+      }
+      expect(probes / 10_000).toBeLessThan(0.2);
+
+      // Rewrites of rows in every segment (grouped or not) and deletes: each live copy is marked.
+      await write(
+        store,
+        range(0, segments * ROWS_PER_SEGMENT).filter((k) => k % 3 === 0),
+        -1,
+      );
+      const now = Math.floor(Date.now() / 1000);
+      await store.applyMutations(
+        range(0, segments).map((s) => ({
+          key: int(s * ROWS_PER_SEGMENT + 1),
+          token: undefined,
+          deletion: { ts: ++ts, ldt: now },
+        })),
+        now,
+      );
+      check(store);
+      store.flushTwin();
+      check(store);
+
+      // Compaction takes segments out of groups (their filters keep stale tokens: false positives only).
+      store.compactTwin(true);
+      await settle(store);
+      check(store);
+      await write(
+        store,
+        range(0, segments * ROWS_PER_SEGMENT).filter((k) => k % 5 === 0),
+        -2,
+      );
+      check(store);
+
+      await store.truncate();
+      expect(twin.segmentCount).toBe(0);
+      expect(twin.filterGroups.groupFilters).toBe(0);
+      check(store);
+    } finally {
+      engine.close();
+    }
+  });
+});
