@@ -27,3 +27,9 @@ export const directScanEncoding = process.env.PMEMCQL_SCAN_ENCODER !== 'off';
  * 2-core machine: no gain, docs/arrow-twins.md).
  */
 export const scanReadAhead = ['on', '1', 'true'].includes(process.env.PMEMCQL_SCAN_READ_AHEAD ?? '');
+
+/**
+ * Whether the next page of a paged scan continues from where the previous page left its segment cursors
+ * (scan-read-ahead.ts keeps them) instead of opening every segment again: on unless PMEMCQL_SCAN_CONTINUE=off.
+ */
+export const scanContinuation = process.env.PMEMCQL_SCAN_CONTINUE !== 'off';

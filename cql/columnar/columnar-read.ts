@@ -12,11 +12,11 @@ import type { TableMetadata } from '../schema/table-metadata.js';
 import type { Selection } from '../selection/selection.js';
 import { storeOf } from '../statements/modification-statement.js';
 import { columnarAggregate } from './columnar-aggregate.js';
-import { columnarPath, directScanEncoding, scanReadAhead } from './columnar-mode.js';
+import { columnarPath, directScanEncoding, scanContinuation, scanReadAhead } from './columnar-mode.js';
 import { type ColumnarPlan, type PlanResult, planColumnar } from './columnar-plan.js';
 import { columnarScan, type ScanContext } from './columnar-scan.js';
 import { ColumnarDecline } from './columnar-sources.js';
-import { encodedScan, scanOutputs } from './encoded-scan.js';
+import { EncodedScanState, scanOutputs } from './encoded-scan.js';
 import { type ScanPage, type ScanPageKey, ScanReadAhead } from './scan-read-ahead.js';
 
 /** What the columnar path needs of a prepared SELECT (UserTableRead passes itself and its restrictions). */
@@ -145,12 +145,17 @@ function run(
   // Scans write the ROWS cells straight from the Arrow columns.
   const outputs = directScanEncoding ? scanOutputs(query.selection) : undefined;
   if (outputs) {
+    const key: ScanPageKey = { statement: query, twin, values, pageSize, nowInSeconds: now };
     const pageAt = (pagingState: Buffer | undefined): ScanPage => {
       const c = scan(pagingState);
-      const res = encodedScan(c, outputs);
-      return { count: res.count, bytes: res.bytes, pagingState: pagingAfter(res.next, c.remaining - res.count) };
+      // The scan where the previous page left it, when still valid; else opened at the paging state.
+      const kept = pagingState && scanContinuation ? readAhead.resume(pagingState, key) : undefined;
+      const state = kept ?? new EncodedScanState(c, outputs);
+      const res = state.page(c.want);
+      const next = pagingAfter(res.next, c.remaining - res.count);
+      if (next && scanContinuation) readAhead.keep(next, key, state);
+      return { count: res.count, bytes: res.bytes, pagingState: next };
     };
-    const key: ScanPageKey = { statement: query, twin, values, pageSize, nowInSeconds: now };
     const page = (options.pagingState && readAhead.take(options.pagingState, key)) || pageAt(options.pagingState);
     const next = page.pagingState;
     pathStats.encoded++;

@@ -4,9 +4,10 @@
 // row.
 
 import { WireCells } from '../../storage/arrow/wire-cells.js';
+import type { SelectedRow } from '../selection/selected-row.js';
 import type { Selection } from '../selection/selection.js';
 import { bindFilters, filtered } from './columnar-aggregate.js';
-import { bufferCandidates, type ScanContext } from './columnar-scan.js';
+import { bufferCandidates, type Candidate, type ScanContext } from './columnar-scan.js';
 import { segmentViews } from './columnar-sources.js';
 import { SegmentRowCursor } from './segment-row-cursor.js';
 
@@ -66,73 +67,120 @@ function siftDown(heap: SegmentRowCursor[], at: number): void {
   heap[i] = item;
 }
 
-export function encodedScan(c: ScanContext, outputs: readonly number[]): EncodedScan {
-  const table = c.plan.table;
-  const ids = c.plan.regularColumns.map((i) => table.columns[i]!.id);
-  // Filters (numeric comparisons) narrow each segment's live rows with the aggregates' kernels, and test buffer
-  // rows with the row path's predicates.
-  const filters = bindFilters(c.plan, c.values);
-  const cursors = segmentViews(c.twin, c.nowInSeconds, c.bounds, ids)
-    .map((v) => (filters.length === 0 ? v : { ...v, sel: filtered(v, filters) }))
-    .map((v) => new SegmentRowCursor(v, table, outputs, c.resume))
-    .filter((cur) => cur.head >= 0);
-  const buffered = bufferCandidates(c, filters.length === 0 ? acceptAll : (row) => filters.every((f) => f.test(row)));
-  const bufHi = buffered.map((b) => Number(BigInt.asIntN(32, b.token >> 32n)));
-  const bufLo = buffered.map((b) => Number(BigInt.asUintN(32, b.token)));
+/**
+ * A scan in progress: the segments' cursors (a binary min-heap on their head rows: ~2 log2(segments) comparisons a
+ * row instead of one per segment) and the buffer rows left. A page leaves it where the paging state says, so the
+ * next page may continue from it instead of opening every segment again (ScanReadAhead keeps it for that, valid
+ * while the twin is unchanged and within the same second).
+ */
+export class EncodedScanState {
+  private readonly heap: SegmentRowCursor[];
+  private readonly accept: (row: SelectedRow) => boolean;
+  /** Buffer rows after the scan's position, sorted; cut after `want + 1` rows (`bufferMore`: read more then). */
+  private buffered: Candidate[] = [];
+  private bufHi: number[] = [];
+  private bufLo: number[] = [];
+  private bufferMore = false;
+  private bi = 0;
+  /** The last row written (where the next page resumes). */
+  private last: { token: bigint; key: Buffer } | undefined;
+  /** Bytes per row of the last page (sizes the next page's buffer). */
+  private rowBytes = ROW_BYTES_GUESS;
 
-  const out = new WireCells(Math.min(c.want, 10_000) * ROW_BYTES_GUESS);
-  let count = 0;
-  let bi = 0;
-  // The last row written: a cursor's row, or (lastCursor undefined) buffered[lastRow]; no object per row.
-  let lastCursor: SegmentRowCursor | undefined;
-  let lastRow = -1;
-  // The cursors form a binary min-heap on their head rows: ~2 log2(segments) comparisons a row instead of one per
-  // segment (16 segments per million rows).
-  const heap = cursors;
-  for (let k = (heap.length >>> 1) - 1; k >= 0; k--) siftDown(heap, k);
-  while (count < c.want) {
-    const best = heap.length > 0 ? heap[0] : undefined;
-    // A buffer row goes first unless a segment row sorts strictly before it (as columnarScan's merge).
-    if (
-      bi < buffered.length &&
-      (!best ||
-        !before(
-          best.hi,
-          best.lo,
-          () => best.keyAt(best.head),
-          bufHi[bi]!,
-          bufLo[bi]!,
-          () => buffered[bi]!.key,
-        ))
-    ) {
-      const values = buffered[bi]!.row.values;
-      for (let o = 0; o < outputs.length; o++) out.bytesCell(values[outputs[o]!] ?? null);
-      lastCursor = undefined;
-      lastRow = bi;
-      bi++;
-    } else if (best) {
-      best.write(out);
-      lastCursor = best;
-      lastRow = best.head;
-      best.advance();
-      if (best.head < 0) {
-        const tail = heap.pop()!;
-        if (heap.length > 0) heap[0] = tail;
+  constructor(
+    private readonly c: ScanContext,
+    private readonly outputs: readonly number[],
+  ) {
+    const table = c.plan.table;
+    const ids = c.plan.regularColumns.map((i) => table.columns[i]!.id);
+    // Filters (numeric comparisons) narrow each segment's live rows with the aggregates' kernels, and test buffer
+    // rows with the row path's predicates.
+    const filters = bindFilters(c.plan, c.values);
+    const heap = segmentViews(c.twin, c.nowInSeconds, c.bounds, ids)
+      .map((v) => (filters.length === 0 ? v : { ...v, sel: filtered(v, filters) }))
+      .map((v) => new SegmentRowCursor(v, table, outputs, c.resume))
+      .filter((cur) => cur.head >= 0);
+    for (let k = (heap.length >>> 1) - 1; k >= 0; k--) siftDown(heap, k);
+    this.heap = heap;
+    this.accept = filters.length === 0 ? acceptAll : (row) => filters.every((f) => f.test(row));
+    this.last = c.resume;
+    this.readBuffer(c.resume);
+  }
+
+  /** The buffer rows after `resume`, up to one more than a page wants. */
+  private readBuffer(resume: { token: bigint; key: Buffer } | undefined): void {
+    const list = bufferCandidates({ ...this.c, resume }, this.accept);
+    this.buffered = list;
+    this.bufferMore = list.length > this.c.want;
+    this.bufHi = list.map((b) => Number(BigInt.asIntN(32, b.token >> 32n)));
+    this.bufLo = list.map((b) => Number(BigInt.asUintN(32, b.token)));
+    this.bi = 0;
+  }
+
+  /** The next `want` rows. */
+  page(want: number): EncodedScan {
+    const { heap, outputs } = this;
+    const out = new WireCells(Math.min(want, 10_000) * this.rowBytes);
+    let count = 0;
+    // The last row written: a cursor's row, or (lastCursor undefined) buffered[lastRow]; no object per row.
+    let lastCursor: SegmentRowCursor | undefined;
+    let lastRow = -1;
+    const lastPosition = () =>
+      lastRow < 0
+        ? this.last
+        : lastCursor
+          ? { token: lastCursor.tokenAt(lastRow), key: lastCursor.keyAt(lastRow) }
+          : { token: this.buffered[lastRow]!.token, key: this.buffered[lastRow]!.key };
+    while (count < want) {
+      // A continued scan may reach the end of the buffer rows read: read on from the last row written.
+      if (this.bi >= this.buffered.length && this.bufferMore) {
+        const at = lastPosition();
+        lastCursor = undefined;
+        lastRow = -1;
+        this.last = at;
+        this.readBuffer(at);
       }
-      siftDown(heap, 0);
-    } else {
-      break;
+      const { buffered, bufHi, bufLo } = this;
+      const bi = this.bi;
+      const best = heap.length > 0 ? heap[0] : undefined;
+      // A buffer row goes first unless a segment row sorts strictly before it (as columnarScan's merge).
+      if (
+        bi < buffered.length &&
+        (!best ||
+          !before(
+            best.hi,
+            best.lo,
+            () => best.keyAt(best.head),
+            bufHi[bi]!,
+            bufLo[bi]!,
+            () => buffered[bi]!.key,
+          ))
+      ) {
+        const values = buffered[bi]!.row.values;
+        for (let o = 0; o < outputs.length; o++) out.bytesCell(values[outputs[o]!] ?? null);
+        lastCursor = undefined;
+        lastRow = bi;
+        this.bi = bi + 1;
+      } else if (best) {
+        best.write(out);
+        lastCursor = best;
+        lastRow = best.head;
+        best.advance();
+        if (best.head < 0) {
+          const tail = heap.pop()!;
+          if (heap.length > 0) heap[0] = tail;
+        }
+        siftDown(heap, 0);
+      } else {
+        break;
+      }
+      count++;
     }
-    count++;
+    if (count > 0) this.rowBytes = Math.max(8, Math.ceil(out.pos / count));
+    this.last = lastPosition();
+    // A full page always carries a paging state, even when nothing follows (the next page is then empty): Cassandra's
+    // pager cannot tell either, and the row path does the same.
+    const next = count >= want && lastRow >= 0 ? this.last : undefined;
+    return { count, bytes: out.bytes(), next };
   }
-  // A full page always carries a paging state, even when nothing follows (the next page is then empty): Cassandra's
-  // pager cannot tell either, and the row path does the same.
-  const more = count >= c.want;
-  let next: EncodedScan['next'];
-  if (more && lastRow >= 0) {
-    next = lastCursor
-      ? { token: lastCursor.tokenAt(lastRow), key: lastCursor.keyAt(lastRow) }
-      : { token: buffered[lastRow]!.token, key: buffered[lastRow]!.key };
-  }
-  return { count, bytes: out.bytes(), next };
 }

@@ -38,8 +38,9 @@ function twinnedTables(catalog: SchemaCatalog, storage: StorageEngine): Twinned[
 }
 
 function pathRow(): RowObject[] {
-  // encoded: scan pages written straight from Arrow columns; read_ahead: pages answered from a prepared next page.
-  return [{ path: columnarPath(), ...pathStats, read_ahead: readAheadStats.used }];
+  // encoded: scan pages written straight from Arrow columns; read_ahead: pages answered from a prepared next page;
+  // continued: pages that continued the previous page's scan state.
+  return [{ path: columnarPath(), ...pathStats, read_ahead: readAheadStats.used, continued: readAheadStats.continued }];
 }
 
 /** Registers the row sources of system_arrow's tables. */

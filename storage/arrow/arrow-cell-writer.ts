@@ -33,6 +33,32 @@ function validity(data: Data): ((i: number) => boolean) | undefined {
 function fixedWriter(data: Data, width: number, flipSign: boolean): CellWriter {
   const src = bytesOf(data.values as ArrayBufferView);
   const base = data.offset;
+  // Values 4-byte aligned in memory (the usual case: IPC bodies are 8-aligned): read as host (little-endian) int32
+  // words and store them big-endian through a DataView.
+  if ((width === 8 || width === 4) && (src.byteOffset & 3) === 0) {
+    const words = new Int32Array(src.buffer, src.byteOffset, src.byteLength >>> 2);
+    if (width === 8) {
+      return (out, i) => {
+        out.ensure(12);
+        const v = out.view;
+        const p = out.pos;
+        const s = (base + i) * 2;
+        v.setInt32(p, 8);
+        v.setInt32(p + 4, words[s + 1]!);
+        v.setInt32(p + 8, words[s]!);
+        out.pos = p + 12;
+      };
+    }
+    const flip = flipSign ? 0x80000000 | 0 : 0;
+    return (out, i) => {
+      out.ensure(8);
+      const v = out.view;
+      const p = out.pos;
+      v.setInt32(p, 4);
+      v.setInt32(p + 4, words[base + i]! ^ flip);
+      out.pos = p + 8;
+    };
+  }
   if (width === 8) {
     return (out, i) => {
       out.ensure(12);

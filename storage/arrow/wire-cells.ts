@@ -5,10 +5,13 @@ const MIN_CAPACITY = 64 * 1024;
 
 export class WireCells {
   buf: Buffer;
+  /** `buf` as a DataView: fixed-width cells are written big-endian with it (one store a word, not a byte). */
+  view: DataView;
   pos = 0;
 
   constructor(capacity = MIN_CAPACITY) {
     this.buf = Buffer.allocUnsafe(Math.max(16, capacity));
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   }
 
   /** Room for `n` more bytes. */
@@ -19,6 +22,7 @@ export class WireCells {
     const next = Buffer.allocUnsafe(cap);
     this.buf.copy(next, 0, 0, this.pos);
     this.buf = next;
+    this.view = new DataView(next.buffer, next.byteOffset, next.length);
   }
 
   nullCell(): void {

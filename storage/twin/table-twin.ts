@@ -9,7 +9,7 @@ import type { CommitContext } from '../commit-context.js';
 import type { MapHandle, NativePool } from '../native-pool.js';
 import type { TableState } from '../table-state.js';
 import { BufferRecordBuilder } from './buffer-record.js';
-import { SegmentFilterGroups, type SegmentSource } from './segment-filter-groups.js';
+import { SegmentFilterTree, type SegmentSource } from './segment-filter-tree.js';
 import { SegmentKeyIndex } from './segment-key-index.js';
 import { TokenFilter } from './token-filter.js';
 import { TwinBuffer } from './twin-buffer.js';
@@ -102,7 +102,7 @@ export class LiveSegment {
     return this.tokens;
   }
 
-  /** Adds the segment's tokens to a group's filter; false when its bytes are missing. A dropped one adds none. */
+  /** Adds the segment's tokens to a block's filter; false when its bytes are missing. A dropped one adds none. */
   addTokensTo(filter: TokenFilter): boolean {
     if (this.removed) return true;
     const data =
@@ -168,10 +168,10 @@ export class TableTwin implements SegmentSource {
   flushing: FlushWatch | undefined;
   /** Background work (flush, compaction) asks for this when thresholds pass. */
   onThreshold: (() => void) | undefined;
-  /** ... and for this when a group of segments can get its token filter. */
+  /** ... and for this when a block of segments can get its token filter. */
   onFilterWork: (() => void) | undefined;
   /** Which segments may hold a token (the write path's live-copy check). */
-  readonly filterGroups = new SegmentFilterGroups(this);
+  readonly filterTree = new SegmentFilterTree(this);
   /** markLiveCopy's candidates (reused: the check runs for every write). */
   private readonly candidates: LiveSegment[] = [];
   private changes = 0;
@@ -289,7 +289,7 @@ export class TableTwin implements SegmentSource {
   segmentCommitted(id: number): void {
     this.ensureLoaded();
     if (id >= this.nextSegmentId) this.nextSegmentId = id + 1;
-    this.filterGroups.changed();
+    this.filterTree.changed();
   }
 
   /**
@@ -303,7 +303,7 @@ export class TableTwin implements SegmentSource {
   /** After a committed flush / compaction. */
   addSegment(record: SegmentRecord, dv: DV, data: OpenSegment | undefined, keys?: SegmentKeyIndex): void {
     this.segs.set(record.id, new LiveSegment(this, record, dv, data, keys));
-    this.filterGroups.changed();
+    this.filterTree.changed();
     this.changes++;
   }
 
@@ -311,7 +311,7 @@ export class TableTwin implements SegmentSource {
     const seg = this.segs.get(id);
     if (seg) seg.removed = true;
     this.segs.delete(id);
-    this.filterGroups.changed();
+    this.filterTree.changed();
     this.changes++;
   }
 
@@ -377,7 +377,7 @@ export class TableTwin implements SegmentSource {
     const hi = token.readInt32BE(0) ^ (0x80000000 | 0);
     const lo = token.readInt32BE(4);
     let key: Buffer | undefined;
-    for (const seg of this.filterGroups.candidates(hi, lo, this.candidates)) {
+    for (const seg of this.filterTree.candidates(hi, lo, this.candidates)) {
       const index = seg.keyIndex();
       if (!index) {
         // Cannot tell whether this segment holds the row: the columnar path must stop answering for the table.
@@ -394,7 +394,7 @@ export class TableTwin implements SegmentSource {
   private segmentsMayHold(key: Buffer): LiveSegment[] {
     const hi = key.readInt32BE(0) ^ (0x80000000 | 0);
     const lo = key.readInt32BE(4);
-    return this.filterGroups.candidates(hi, lo, []);
+    return this.filterTree.candidates(hi, lo, []);
   }
 
   /**
@@ -490,7 +490,7 @@ export class TableTwin implements SegmentSource {
       this.buffer.truncated();
       for (const seg of this.segs.values()) seg.removed = true;
       this.segs.clear();
-      this.filterGroups.clear();
+      this.filterTree.clear();
       this.bufferBaseline = 0;
       this.bytesSinceFlush = 0;
       if (this.flushing) this.flushing.cancelled = true;

@@ -1,6 +1,6 @@
 // A Bloom filter over Arrow segments' `_token` column, in memory only: one per segment (built when a segment is
-// flushed, or on the first write that needs it from the segment's bytes) and one per group of segments
-// (segment-filter-groups.ts). The write path asks them before looking for a row's live columnar copy: a row can
+// flushed, or on the first write that needs it from the segment's bytes) and one per block of segment ids
+// (segment-filter-tree.ts). The write path asks them before looking for a row's live columnar copy: a row can
 // have one only in a segment holding its token, so "no segment may hold this token" (every fresh insert, all but
 // ~1 % of the time) skips the pool lookup.
 //

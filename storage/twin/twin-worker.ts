@@ -1,10 +1,10 @@
 // Runs a table's twin flushes and compactions off the request path: one bounded slice per event-loop turn
 // (setImmediate), so requests interleave with the work; one job at a time per table. The admin entry points
 // (flushNow / compactNow) run the same steps to completion synchronously. Between them it builds the token
-// filters of full groups of segments (segment-filter-groups.ts), one segment a step.
+// filters of complete blocks of segments (segment-filter-tree.ts), one segment a step.
 
 import { PoolError } from '../native-pool.js';
-import type { FilterBuild } from './segment-filter-groups.js';
+import type { FilterBuild } from './segment-filter-tree.js';
 import type { TableTwin } from './table-twin.js';
 import { type CompactionResult, pickVictims, TwinCompaction } from './twin-compaction.js';
 import { type FlushResult, startFlush, type TwinFlush } from './twin-flush.js';
@@ -103,7 +103,7 @@ export class TwinWorker {
 
   private startFilterBuild(): void {
     if (this.twin.table.dropped) return;
-    const build = this.twin.filterGroups.startBuild();
+    const build = this.twin.filterTree.startBuild();
     if (build) this.current = { kind: 'filter', job: build };
   }
 

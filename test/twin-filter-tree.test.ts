@@ -1,6 +1,6 @@
-// Token filters per group of segments (storage/twin/segment-filter-groups.ts): once a group's ids are all taken,
+// Token filters per block of segment ids (storage/twin/segment-filter-tree.ts): once a block's ids are all taken,
 // its filter is built in the background and the write path probes it instead of each member. Rewrites of rows in
-// grouped segments must still find and mark their live copies (checkTwin), through compaction and truncate.
+// such segments must still find and mark their live copies (checkTwin), through compaction and truncate.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,6 @@ import { murmur3Token, tokenToSortableBytes } from '../storage/murmur3-token.js'
 import { liveCell, type PartitionUpdate, rowLiveness } from '../storage/mutation.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import type { TableStore } from '../storage/table-store.js';
-import { GROUP_SIZE } from '../storage/twin/segment-filter-groups.js';
 import type { LiveSegment } from '../storage/twin/table-twin.js';
 import { checkTwin } from '../storage/twin/twin-check.js';
 import type { TwinSchema } from '../storage/twin/twin-schema.js';
@@ -58,58 +57,60 @@ function write(store: TableStore, keys: number[], x: number): Promise<void> {
 
 const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
-/** Lets the twin's worker run its background steps (filter builds: one segment a step). */
+/** Lets the twin's worker run its background steps (filter builds: one segment a step) until none is left. */
 async function settle(store: TableStore): Promise<void> {
-  for (let i = 0; i < 200 && store.twinWorker!.busy; i++) await new Promise((ok) => setImmediate(ok));
-  await new Promise((ok) => setImmediate(ok));
-  for (let i = 0; i < 200 && store.twinWorker!.busy; i++) await new Promise((ok) => setImmediate(ok));
+  let idle = 0;
+  for (let i = 0; i < 5000 && idle < 3; i++) {
+    await new Promise((ok) => setImmediate(ok));
+    idle = store.twinWorker!.busy ? 0 : idle + 1;
+  }
 }
 
 function check(store: TableStore): void {
   expect(checkTwin(store.twin!, Math.floor(Date.now() / 1000), schema).slice(0, 5)).toEqual([]);
 }
 
-describe.skipIf(!hasAddon)('token filters per group of segments', () => {
-  it('grouped segments still have their live copies marked on rewrite, through compaction and truncate', async () => {
+describe.skipIf(!hasAddon)('token filters per block of segments', () => {
+  it('segments under block filters still have their live copies marked on rewrite, through compaction and truncate', async () => {
     const opts = { flushRows: 1 << 20, flushBytes: 1 << 30, sliceRows: 16, autoFlush: false };
     const engine = StorageEngine.open({ path: join(dir, 'pool'), size: 64 * 1024 * 1024, twin: opts });
     try {
       engine.setTwinSchemaSource(() => schema);
       const store = await engine.createTable(Buffer.alloc(16, 7), { clustered: false });
       const twin = store.twin!;
-      const segments = 2 * GROUP_SIZE + 5;
+      // Ids 1-70: blocks [0, 64) (with its 4 blocks of 16 and their 16 blocks of 4) and [64, 68), then 3 segments.
+      const segments = 70;
       for (let s = 0; s < segments; s++) {
         await write(store, range(s * ROWS_PER_SEGMENT, ROWS_PER_SEGMENT), s);
         store.flushTwin();
       }
       expect(twin.segmentCount).toBe(segments);
-      // The first write after the flushes asks which segments may hold its token: the groups are laid out and
+      // The first write after the flushes asks which segments may hold its token: the blocks are laid out and
       // the worker builds their filters.
       await write(store, [1_000_000], 0);
       await settle(store);
-      const full = Math.floor(twin.pendingSegmentId() / GROUP_SIZE);
-      expect(full).toBeGreaterThanOrEqual(2);
-      expect(twin.filterGroups.groupFilters).toBe(full);
+      expect(twin.pendingSegmentId()).toBe(segments + 1);
+      expect(twin.filterTree.blockFilters).toBe(1 + 4 + 16 + 1);
 
-      // Every grouped row is a candidate of its own token; fresh tokens mostly meet no segment.
+      // Every flushed row is a candidate of its own token; fresh tokens mostly meet no segment.
       const out: LiveSegment[] = [];
       let misses = 0;
       for (let k = 0; k < segments * ROWS_PER_SEGMENT; k += 7) {
         const t = tokenToSortableBytes(murmur3Token(int(k)));
         const hi = t.readInt32BE(0) ^ (0x80000000 | 0);
         const lo = t.readInt32BE(4);
-        const ids = twin.filterGroups.candidates(hi, lo, out).map((s) => s.id);
+        const ids = twin.filterTree.candidates(hi, lo, out).map((s) => s.id);
         if (!ids.includes(Math.floor(k / ROWS_PER_SEGMENT) + 1)) misses++;
       }
       expect(misses).toBe(0);
       let probes = 0;
       for (let k = 2_000_000; k < 2_010_000; k++) {
         const t = tokenToSortableBytes(murmur3Token(int(k)));
-        probes += twin.filterGroups.candidates(t.readInt32BE(0) ^ (0x80000000 | 0), t.readInt32BE(4), out).length;
+        probes += twin.filterTree.candidates(t.readInt32BE(0) ^ (0x80000000 | 0), t.readInt32BE(4), out).length;
       }
       expect(probes / 10_000).toBeLessThan(0.2);
 
-      // Rewrites of rows in every segment (grouped or not) and deletes: each live copy is marked.
+      // Rewrites of rows in every segment (under block filters or not) and deletes: each live copy is marked.
       await write(
         store,
         range(0, segments * ROWS_PER_SEGMENT).filter((k) => k % 3 === 0),
@@ -128,7 +129,7 @@ describe.skipIf(!hasAddon)('token filters per group of segments', () => {
       store.flushTwin();
       check(store);
 
-      // Compaction takes segments out of groups (their filters keep stale tokens: false positives only).
+      // Compaction takes segments out of blocks (their filters keep stale tokens: false positives only).
       store.compactTwin(true);
       await settle(store);
       check(store);
@@ -141,7 +142,7 @@ describe.skipIf(!hasAddon)('token filters per group of segments', () => {
 
       await store.truncate();
       expect(twin.segmentCount).toBe(0);
-      expect(twin.filterGroups.groupFilters).toBe(0);
+      expect(twin.filterTree.blockFilters).toBe(0);
       check(store);
     } finally {
       engine.close();
