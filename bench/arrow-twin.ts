@@ -20,22 +20,17 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
+import { flag, numberOption, stringOption } from './support/cli-options.js';
 import { buildGoBinary } from './support/go-build.js';
 import { processCpuMs } from './support/process-cpu.js';
 import { RawScanClient } from './support/raw-scan-client.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string) => args.includes(name);
-const opt = (name: string, dflt: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const N = opt('--rows', 1_000_000);
-const CONCURRENCY = opt('--concurrency', 256);
-const REPEAT = opt('--repeat', 5);
-const SCAN_REPEAT = opt('--scan-repeat', 5);
+const N = numberOption('--rows', 1_000_000);
+const CONCURRENCY = numberOption('--concurrency', 256);
+const REPEAT = numberOption('--repeat', 5);
+const SCAN_REPEAT = numberOption('--scan-repeat', 5);
 // The columnar aggregates take milliseconds: more runs than the row path's seconds-long ones give a steadier best.
-const COLUMNAR_REPEAT = opt('--columnar-repeat', REPEAT);
+const COLUMNAR_REPEAT = numberOption('--columnar-repeat', REPEAT);
 const Y_THRESHOLD = 900_000;
 
 // Same formulas as DuckDB's SQL below.
@@ -64,8 +59,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-bench-twin-'));
   const main = resolve(import.meta.dirname, '../server/main.js');
-  const i = args.indexOf('--pool-size');
-  const poolSize = i >= 0 ? args[i + 1]! : `${Math.max(2, Math.ceil((N * 900) / 2 ** 30))}GiB`;
+  const poolSize = stringOption('--pool-size') ?? `${Math.max(2, Math.ceil((N * 900) / 2 ** 30))}GiB`;
   const child = spawn(
     process.execPath,
     [

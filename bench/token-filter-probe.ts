@@ -6,15 +6,11 @@
 import { SegmentFilterTree } from '../storage/twin/segment-filter-tree.js';
 import type { LiveSegment } from '../storage/twin/table-twin.js';
 import { TokenFilter } from '../storage/twin/token-filter.js';
+import { numberOption } from './support/cli-options.js';
 
-const args = process.argv.slice(2);
-const opt = (name: string, dflt: number) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const SEGMENTS = opt('--segments', 153);
-const ROWS = opt('--rows', 65_536);
-const PROBES = opt('--probes', 2_000_000);
+const SEGMENTS = numberOption('--segments', 153);
+const ROWS = numberOption('--rows', 65_536);
+const PROBES = numberOption('--probes', 2_000_000);
 
 const randomInt32 = () => (Math.random() * 2 ** 32) | 0;
 
