@@ -54,10 +54,12 @@ export class LiveSegment {
     dv?: DV,
     data?: OpenSegment,
     keys?: SegmentKeyIndex,
+    tokens?: TokenFilter,
   ) {
     this.dv = dv;
     this.data = data;
     this.keys = keys;
+    this.tokens = tokens;
   }
 
   get id(): number {
@@ -301,8 +303,14 @@ export class TableTwin implements SegmentSource {
   }
 
   /** After a committed flush / compaction. */
-  addSegment(record: SegmentRecord, dv: DV, data: OpenSegment | undefined, keys?: SegmentKeyIndex): void {
-    this.segs.set(record.id, new LiveSegment(this, record, dv, data, keys));
+  addSegment(
+    record: SegmentRecord,
+    dv: DV,
+    data: OpenSegment | undefined,
+    keys?: SegmentKeyIndex,
+    tokens?: TokenFilter,
+  ): void {
+    this.segs.set(record.id, new LiveSegment(this, record, dv, data, keys, tokens));
     this.filterTree.changed();
     this.changes++;
   }

@@ -8,6 +8,7 @@
 // a probe costs one cache miss however large the filter. Tokens are Murmur3 hashes already; the low half is only
 // multiplied once so that tokens differing in their top bits alone still spread over the block.
 
+import type { Data } from 'apache-arrow';
 import type { OpenSegment } from '../arrow/segment-reader.js';
 
 /** Filter bits per token (rounded up to a power of two): ~1-3 % false positives at 3 bits a token. */
@@ -57,8 +58,11 @@ export class TokenFilter {
 
   /** Adds every token of a segment's token column (field `tokenField`, Int64: little-endian halves, no bigints). */
   addSegment(segment: OpenSegment, tokenField: number): void {
-    const n = segment.length;
-    const data = segment.batch?.data.children[tokenField];
+    this.addColumn(segment.batch?.data.children[tokenField], segment.length);
+  }
+
+  /** Adds the `n` tokens of an Int64 token column. */
+  addColumn(data: Data | undefined, n: number): void {
     if (!data || n === 0) return;
     const v = data.values as BigInt64Array;
     const halves = new Int32Array(v.buffer, v.byteOffset + data.offset * 8, n * 2);

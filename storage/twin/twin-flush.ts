@@ -28,6 +28,7 @@ import { SegmentKeyIndex, SegmentKeyIndexWriter } from './segment-key-index.js';
 import type { SortedViewJob } from './sorted-view-job.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
+import { TokenFilter } from './token-filter.js';
 import {
   chunkKey,
   encodeSegmentRecord,
@@ -67,7 +68,7 @@ class ArrayCells implements CellLookup {
 }
 
 /** The steps of a flush, in order. */
-export type Phase = 'sort' | 'read' | 'build' | 'serialize' | 'index' | 'stage' | 'commit' | 'reclaim';
+export type Phase = 'sort' | 'read' | 'build' | 'serialize' | 'index' | 'filter' | 'stage' | 'commit' | 'reclaim';
 
 export class TwinFlush implements FlushWatch {
   cancelled = false;
@@ -112,6 +113,7 @@ export class TwinFlush implements FlushWatch {
   /** Products of the build steps. */
   private built: BuiltSegment | undefined;
   private ipc: Uint8Array | undefined;
+  private tokens: TokenFilter | undefined;
   private keyIndex: SegmentKeyIndexWriter | undefined;
   private segmentRow: Uint32Array | undefined;
   /** Total length of the flushed rows' keys (the key index's size). */
@@ -123,6 +125,7 @@ export class TwinFlush implements FlushWatch {
     build: 0,
     serialize: 0,
     index: 0,
+    filter: 0,
     stage: 0,
     commit: 0,
     reclaim: 0,
@@ -183,8 +186,17 @@ export class TwinFlush implements FlushWatch {
       case 'index':
         this.markTouched(limit);
         // Copying a key costs about what reading a few bytes of a row does.
-        if (this.writeKeyIndex(limit * 8)) this.phase = 'stage';
+        if (this.writeKeyIndex(limit * 8)) this.phase = 'filter';
         break;
+      case 'filter': {
+        this.markTouched(limit);
+        // The new segment's token filter, here rather than on the first write that meets the segment.
+        const batch = this.built!.batch;
+        this.tokens = new TokenFilter(batch.numRows);
+        this.tokens.addColumn(batch.data.children[0], batch.numRows);
+        this.phase = 'stage';
+        break;
+      }
       case 'stage':
         this.markTouched(limit);
         if (this.stageBytes()) this.phase = 'commit';
@@ -526,7 +538,7 @@ export class TwinFlush implements FlushWatch {
       // The key index in place in the pool, searchable at once (the writer decoded it while writing).
       const keyBytes = pool.view(h.segments, keyIndexKey(record.id));
       const keys = keyBytes ? SegmentKeyIndex.fromWriter(keyBytes, this.keyIndex!) : undefined;
-      twin.addSegment(record, dv, ipc && ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined, keys);
+      twin.addSegment(record, dv, ipc && ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined, keys, this.tokens);
     }
     twin.bufferBaseline = survivors.length;
     twin.bytesSinceFlush = 0;
