@@ -17,6 +17,7 @@ import { startFlush } from '../storage/twin/twin-flush.js';
 import { keyIndexKey, segmentBytesKey } from '../storage/twin/twin-keys.js';
 import type { TwinSchema } from '../storage/twin/twin-schema.js';
 import { seededRandom } from './support/seeded-random.js';
+import { doubleBytes, int32Bytes, int64Bytes } from './support/value-bytes.js';
 
 const hasAddon = existsSync(new URL('../native/build/Release/pmemcql_native.node', import.meta.url));
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-twin-'));
@@ -33,32 +34,14 @@ function columns(clustered: boolean): TwinColumn[] {
   return cols;
 }
 
-function int(v: number): Buffer {
-  const b = Buffer.allocUnsafe(4);
-  b.writeInt32BE(v);
-  return b;
-}
-
 /** Byte-comparable int: sign bit flipped. */
 function comparableInt(v: number): Buffer {
-  const b = int(v);
+  const b = int32Bytes(v);
   b[0]! ^= 0x80;
   return b;
 }
 
-function dbl(v: number): Buffer {
-  const b = Buffer.allocUnsafe(8);
-  b.writeDoubleBE(v);
-  return b;
-}
-
-function big(v: number): Buffer {
-  const b = Buffer.allocUnsafe(8);
-  b.writeBigInt64BE(BigInt(v));
-  return b;
-}
-
-/** A small deterministic PRNG (mulberry32). */
+/** Random writes, deletes, TTLs, truncates, flushes, compactions and reopens of one table; checkTwin after each turn. */
 async function run(clustered: boolean, seed: number): Promise<void> {
   const path = join(dir, `pool-${clustered ? 'c' : 's'}-${seed}`);
   const opts = { flushRows: 40, flushBytes: 1 << 30, sliceRows: 16, autoFlush: true };
@@ -80,10 +63,10 @@ async function run(clustered: boolean, seed: number): Promise<void> {
     const nOps = 1 + pick(12);
     for (let i = 0; i < nOps; i++) {
       const k = pick(30);
-      const key = int(k);
+      const key = int32Bytes(k);
       const c = pick(5);
       const clustering = clustered ? comparableInt(c) : Buffer.alloc(0);
-      const clusteringValues = clustered ? [int(c)] : undefined;
+      const clusteringValues = clustered ? [int32Bytes(c)] : undefined;
       ts += 1 + pick(3);
       const op = r();
       let u: PartitionUpdate;
@@ -99,14 +82,18 @@ async function run(clustered: boolean, seed: number): Promise<void> {
               clustering,
               clusteringValues,
               liveness: rowLiveness(ts, ttl, n),
-              cells: [cell(2, dbl(pick(1000) / 4)), cell(3, big(pick(1e6))), cell(4, Buffer.from(`t${pick(99)}`))],
+              cells: [
+                cell(2, doubleBytes(pick(1000) / 4)),
+                cell(3, int64Bytes(pick(1e6))),
+                cell(4, Buffer.from(`t${pick(99)}`)),
+              ],
             },
           ],
         };
       } else if (op < 0.7) {
         // An UPDATE of one column, sometimes with a TTL (mixed expiries stay in the buffer).
         const ttl = r() < 0.2 ? 1 + pick(3) : 0;
-        const v = dbl(pick(1000));
+        const v = doubleBytes(pick(1000));
         u = {
           key,
           token: undefined,
@@ -199,11 +186,14 @@ async function legacyPointers(clustered: boolean): Promise<void> {
   const write = (k: number, x: number) => {
     const rows = [0, 1, 2].map((c) => ({
       clustering: clustered ? comparableInt(c) : Buffer.alloc(0),
-      clusteringValues: clustered ? [int(c)] : undefined,
+      clusteringValues: clustered ? [int32Bytes(c)] : undefined,
       liveness: rowLiveness(++ts, 0, 0),
-      cells: [liveCell(2, ts, dbl(x)), liveCell(3, ts, big(k)), liveCell(4, ts, Buffer.from(`t${k}`))],
+      cells: [liveCell(2, ts, doubleBytes(x)), liveCell(3, ts, int64Bytes(k)), liveCell(4, ts, Buffer.from(`t${k}`))],
     }));
-    return store.applyMutations([{ key: int(k), token: undefined, rows: clustered ? rows : rows.slice(0, 1) }], 0);
+    return store.applyMutations(
+      [{ key: int32Bytes(k), token: undefined, rows: clustered ? rows : rows.slice(0, 1) }],
+      0,
+    );
   };
   const now = () => Math.floor(Date.now() / 1000);
   for (let k = 0; k < 50; k++) await write(k, k);
@@ -226,7 +216,7 @@ async function legacyPointers(clustered: boolean): Promise<void> {
   expect(store.twin!.pool.count(store.twin!.handles.buffer)).toBe(1);
   // The converted indexes find flushed rows: updates and a partition deletion mark them.
   for (let k = 0; k < 50; k += 4) await write(k, 3 * k);
-  await store.applyMutations([{ key: int(7), token: undefined, deletion: { ts: ++ts, ldt: now() } }], now());
+  await store.applyMutations([{ key: int32Bytes(7), token: undefined, deletion: { ts: ++ts, ldt: now() } }], now());
   expect(checkTwin(store.twin!, now(), schema)).toEqual([]);
   store.compactTwin(true);
   expect(checkTwin(store.twin!, now(), schema)).toEqual([]);
@@ -262,7 +252,11 @@ async function sameTokenPartitions(): Promise<void> {
           key,
           token,
           rows: [
-            { clustering: Buffer.alloc(0), liveness: rowLiveness(++ts, 0, now), cells: [liveCell(2, ts, dbl(i))] },
+            {
+              clustering: Buffer.alloc(0),
+              liveness: rowLiveness(++ts, 0, now),
+              cells: [liveCell(2, ts, doubleBytes(i))],
+            },
           ],
         },
       ],
@@ -356,13 +350,17 @@ async function crashBetweenStageAndCommit(): Promise<void> {
     store.applyMutations(
       [
         {
-          key: int(k),
+          key: int32Bytes(k),
           token: undefined,
           rows: [
             {
               clustering: Buffer.alloc(0),
               liveness: rowLiveness(++ts, 0, now),
-              cells: [liveCell(2, ts, dbl(x)), liveCell(3, ts, big(k)), liveCell(4, ts, Buffer.from(`t${k}`))],
+              cells: [
+                liveCell(2, ts, doubleBytes(x)),
+                liveCell(3, ts, int64Bytes(k)),
+                liveCell(4, ts, Buffer.from(`t${k}`)),
+              ],
             },
           ],
         },

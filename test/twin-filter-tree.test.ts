@@ -14,6 +14,7 @@ import type { TableStore } from '../storage/table-store.js';
 import type { LiveSegment } from '../storage/twin/table-twin.js';
 import { checkTwin } from '../storage/twin/twin-check.js';
 import type { TwinSchema } from '../storage/twin/twin-schema.js';
+import { int32Bytes, int64Bytes } from './support/value-bytes.js';
 
 const hasAddon = existsSync(new URL('../native/build/Release/pmemcql_native.node', import.meta.url));
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-groups-'));
@@ -27,18 +28,6 @@ const schema: TwinSchema = {
   complexToBytes: () => null,
 };
 
-function int(v: number): Buffer {
-  const b = Buffer.allocUnsafe(4);
-  b.writeInt32BE(v);
-  return b;
-}
-
-function big(v: number): Buffer {
-  const b = Buffer.allocUnsafe(8);
-  b.writeBigInt64BE(BigInt(v));
-  return b;
-}
-
 const ROWS_PER_SEGMENT = 50;
 let ts = 1_000_000;
 
@@ -47,9 +36,11 @@ function write(store: TableStore, keys: number[], x: number): Promise<void> {
   const updates: PartitionUpdate[] = keys.map((k) => {
     ts++;
     return {
-      key: int(k),
+      key: int32Bytes(k),
       token: undefined,
-      rows: [{ clustering: Buffer.alloc(0), liveness: rowLiveness(ts, 0, now), cells: [liveCell(1, ts, big(x))] }],
+      rows: [
+        { clustering: Buffer.alloc(0), liveness: rowLiveness(ts, 0, now), cells: [liveCell(1, ts, int64Bytes(x))] },
+      ],
     };
   });
   return store.applyMutations(updates, now);
@@ -96,7 +87,7 @@ describe.skipIf(!hasAddon)('token filters per block of segments', () => {
       const out: LiveSegment[] = [];
       let misses = 0;
       for (let k = 0; k < segments * ROWS_PER_SEGMENT; k += 7) {
-        const t = tokenToSortableBytes(murmur3Token(int(k)));
+        const t = tokenToSortableBytes(murmur3Token(int32Bytes(k)));
         const hi = t.readInt32BE(0) ^ (0x80000000 | 0);
         const lo = t.readInt32BE(4);
         const ids = twin.filterTree.candidates(hi, lo, out).map((s) => s.id);
@@ -105,7 +96,7 @@ describe.skipIf(!hasAddon)('token filters per block of segments', () => {
       expect(misses).toBe(0);
       let probes = 0;
       for (let k = 2_000_000; k < 2_010_000; k++) {
-        const t = tokenToSortableBytes(murmur3Token(int(k)));
+        const t = tokenToSortableBytes(murmur3Token(int32Bytes(k)));
         probes += twin.filterTree.candidates(t.readInt32BE(0) ^ (0x80000000 | 0), t.readInt32BE(4), out).length;
       }
       expect(probes / 10_000).toBeLessThan(0.2);
@@ -119,7 +110,7 @@ describe.skipIf(!hasAddon)('token filters per block of segments', () => {
       const now = Math.floor(Date.now() / 1000);
       await store.applyMutations(
         range(0, segments).map((s) => ({
-          key: int(s * ROWS_PER_SEGMENT + 1),
+          key: int32Bytes(s * ROWS_PER_SEGMENT + 1),
           token: undefined,
           deletion: { ts: ++ts, ldt: now },
         })),
