@@ -33,20 +33,6 @@ export interface ScanPageKey {
   readonly nowInSeconds: number;
 }
 
-interface Prepared {
-  readonly key: ScanPageKey;
-  readonly version: number;
-  readonly page: ScanPage;
-  readonly timer: NodeJS.Timeout;
-}
-
-interface KeptState {
-  readonly key: ScanPageKey;
-  readonly version: number;
-  readonly state: EncodedScanState;
-  readonly timer: NodeJS.Timeout;
-}
-
 const MAX_PAGES = 16;
 const MAX_STATES = 16;
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -81,46 +67,77 @@ function ownKey(request: ScanPageKey): ScanPageKey {
   return { ...request, values: request.values.map((v) => (Buffer.isBuffer(v) ? Buffer.from(v) : v)) };
 }
 
+/**
+ * Values kept under the paging state they belong to, each for one later request with the same key at the same
+ * twin version, then dropped; the oldest go first past `maxEntries` / `maxBytes`, each after TTL_MS.
+ */
+class KeptByPagingState<T> {
+  private readonly entries = new Map<
+    string,
+    { key: ScanPageKey; version: number; value: T; bytes: number; timer: NodeJS.Timeout }
+  >();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  /** Keeps `value` under `id` (replacing what was there); `key` must own its bound values (ownKey). */
+  put(id: string, key: ScanPageKey, version: number, value: T, bytes: number): void {
+    this.drop(id);
+    const timer = setTimeout(() => this.drop(id), TTL_MS).unref();
+    this.entries.set(id, { key, version, value, bytes, timer });
+    this.bytes += bytes;
+    for (const oldId of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.drop(oldId);
+    }
+  }
+
+  /**
+   * The value under `id` for a request with `key`: undefined when there is none for that key (left in place);
+   * otherwise it is dropped, and 'stale' when the twin changed since.
+   */
+  take(id: string, key: ScanPageKey): { value: T } | 'stale' | undefined {
+    const e = this.entries.get(id);
+    if (!e || !sameKey(e.key, key)) return undefined;
+    this.drop(id);
+    return e.version === key.twin.version ? { value: e.value } : 'stale';
+  }
+
+  private drop(id: string): void {
+    const e = this.entries.get(id);
+    if (!e) return;
+    clearTimeout(e.timer);
+    this.entries.delete(id);
+    this.bytes -= e.bytes;
+  }
+}
+
 export class ScanReadAhead {
-  /** By paging state (latin1 string of its bytes), oldest first. */
-  private readonly pages = new Map<string, Prepared>();
+  /** Prepared pages by paging state (latin1 string of its bytes). */
+  private readonly pages = new KeptByPagingState<ScanPage>(MAX_PAGES, MAX_BYTES);
   /** Paging states whose page is scheduled but not prepared yet, and not yet asked for. */
   private readonly pending = new Set<string>();
-  private bytes = 0;
-  /** Scan states by the paging state they stand at, oldest first. */
-  private readonly states = new Map<string, KeptState>();
+  /** Scan states by the paging state they stand at. */
+  private readonly states = new KeptByPagingState<EncodedScanState>(MAX_STATES, Number.POSITIVE_INFINITY);
 
   /** Keeps `state`, which stands at `pagingState`, for the request (or preparation) of the next page. */
   keep(pagingState: Buffer, request: ScanPageKey, state: EncodedScanState): void {
-    const id = pagingState.toString('latin1');
-    const old = this.states.get(id);
-    if (old) this.dropState(id, old);
-    const timer = setTimeout(() => {
-      const k = this.states.get(id);
-      if (k) this.dropState(id, k);
-    }, TTL_MS).unref();
-    this.states.set(id, { key: ownKey(request), version: request.twin.version, state, timer });
-    for (const [oldId, s] of this.states) {
-      if (this.states.size <= MAX_STATES) break;
-      this.dropState(oldId, s);
-    }
+    this.states.put(pagingState.toString('latin1'), ownKey(request), request.twin.version, state, 0);
   }
 
   /** The scan state standing at `pagingState`, if it is still valid for this request; used once. */
   resume(pagingState: Buffer, key: ScanPageKey): EncodedScanState | undefined {
-    const id = pagingState.toString('latin1');
-    const k = this.states.get(id);
-    if (!k) return undefined;
-    if (!sameKey(k.key, key)) return undefined;
-    this.dropState(id, k);
-    if (k.version !== key.twin.version) return undefined;
+    const k = this.states.take(pagingState.toString('latin1'), key);
+    if (k === undefined || k === 'stale') return undefined;
     readAheadStats.continued++;
-    return k.state;
-  }
-
-  private dropState(id: string, k: KeptState): void {
-    clearTimeout(k.timer);
-    this.states.delete(id);
+    return k.value;
   }
 
   /** The prepared page for a request resuming at `pagingState`, if it is still exactly the answer; used once. */
@@ -128,16 +145,14 @@ export class ScanReadAhead {
     const id = pagingState.toString('latin1');
     // Asked for before its preparation ran (a fast client): the request computes it, so the preparation must not.
     this.pending.delete(id);
-    const p = this.pages.get(id);
-    if (!p) return undefined;
-    if (!sameKey(p.key, key)) return undefined;
-    this.drop(id, p);
-    if (p.version !== key.twin.version) {
+    const p = this.pages.take(id, key);
+    if (p === undefined) return undefined;
+    if (p === 'stale') {
       readAheadStats.stale++;
       return undefined;
     }
     readAheadStats.used++;
-    return p.page;
+    return p.value;
   }
 
   /**
@@ -160,29 +175,9 @@ export class ScanReadAhead {
         } catch {
           return; // the request itself will meet (and report) the error
         }
-        this.add(id, { key, version, page, timer: setTimeout(() => this.expire(id), TTL_MS).unref() });
+        this.pages.put(id, key, version, page, page.bytes.length);
         readAheadStats.prepared++;
       }),
     );
-  }
-
-  private add(id: string, p: Prepared): void {
-    this.pages.set(id, p);
-    this.bytes += p.page.bytes.length;
-    for (const [oldId, old] of this.pages) {
-      if (this.pages.size <= MAX_PAGES && this.bytes <= MAX_BYTES) break;
-      this.drop(oldId, old);
-    }
-  }
-
-  private expire(id: string): void {
-    const p = this.pages.get(id);
-    if (p) this.drop(id, p);
-  }
-
-  private drop(id: string, p: Prepared): void {
-    clearTimeout(p.timer);
-    this.pages.delete(id);
-    this.bytes -= p.page.bytes.length;
   }
 }

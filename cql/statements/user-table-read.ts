@@ -170,13 +170,6 @@ export class UserTableRead {
   /** Table column indices of the GROUP BY columns (a primary key prefix). */
   private readonly groupBy: number[];
 
-  /** Output rows of a GROUP BY query over collected rows: one per run of rows with equal group columns. */
-  private groups(rows: SelectedRow[], limit: number): (Buffer | null)[][] {
-    const fold = new AggregateFold(this.selection, this.groupBy, limit);
-    for (const row of rows) fold.add(row);
-    return fold.rows();
-  }
-
   /** Validates ORDER BY; true when rows come out in reverse clustering order. */
   private ordering(): boolean {
     const order = this.ast.orderBy;
@@ -439,10 +432,14 @@ export class UserTableRead {
       }
     }
 
-    if (fold) return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: fold.rows() };
-    if (grouped) return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: this.groups(out, limit) };
     if (aggregate) {
-      return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: [this.selection.aggregate(out)] };
+      // An ANN query collected its rows: they are folded now.
+      let f = fold;
+      if (!f) {
+        f = new AggregateFold(this.selection, grouped ? this.groupBy : [], limit);
+        for (const row of out) f.add(row);
+      }
+      return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: f.rows() };
     }
     let selected = out;
     if (this.ann) {

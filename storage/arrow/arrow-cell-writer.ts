@@ -59,27 +59,7 @@ function fixedWriter(data: Data, width: number, flipSign: boolean): CellWriter {
       out.pos = p + 8;
     };
   }
-  if (width === 8) {
-    return (out, i) => {
-      out.ensure(12);
-      const b = out.buf;
-      const p = out.pos;
-      const s = (base + i) * 8;
-      b[p] = 0;
-      b[p + 1] = 0;
-      b[p + 2] = 0;
-      b[p + 3] = 8;
-      b[p + 4] = src[s + 7]!;
-      b[p + 5] = src[s + 6]!;
-      b[p + 6] = src[s + 5]!;
-      b[p + 7] = src[s + 4]!;
-      b[p + 8] = src[s + 3]!;
-      b[p + 9] = src[s + 2]!;
-      b[p + 10] = src[s + 1]!;
-      b[p + 11] = src[s]!;
-      out.pos = p + 12;
-    };
-  }
+  // Other widths, and values not 4-byte aligned: byte by byte.
   const sign = flipSign ? 0x80 : 0;
   return (out, i) => {
     out.ensure(4 + width);

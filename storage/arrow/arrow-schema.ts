@@ -43,6 +43,8 @@ export interface TwinColumn {
 }
 
 export const TOKEN_FIELD = '_token';
+/** `_token`'s place: the first field of every layout. */
+export const TOKEN_FIELD_INDEX = 0;
 export const WRITETIME_FIELD = '_writetime';
 export const EXPIRES_FIELD = '_expires';
 

@@ -624,32 +624,22 @@ function int64Words32(w32: Int32Array, n: number, op: CompareOp, ch: number, cl:
   }
 }
 
+/** The word loop of each operator. */
+const WORD_LOOPS: Record<CompareOp, (v: NumArray, full: number, c: number, out: Int32Array) => void> = {
+  '>': gtWords,
+  '>=': geWords,
+  '<': ltWords,
+  '<=': leWords,
+  '=': eqWords,
+  '!=': neWords,
+};
+
 /** Predicate bits of `v op c` for every row (c: not zero, not NaN for floats). */
 function predicateWords(v: NumArray, n: number, op: CompareOp, c: number, out: Int32Array): void {
   const full = n >>> 5;
   const nk = native(n);
   if (nk && v instanceof Float64Array) nk.filterCompareF64(v, full, COMPARE_CODES[op], c, out);
-  else
-    switch (op) {
-      case '>':
-        gtWords(v, full, c, out);
-        break;
-      case '>=':
-        geWords(v, full, c, out);
-        break;
-      case '<':
-        ltWords(v, full, c, out);
-        break;
-      case '<=':
-        leWords(v, full, c, out);
-        break;
-      case '=':
-        eqWords(v, full, c, out);
-        break;
-      case '!=':
-        neWords(v, full, c, out);
-        break;
-    }
+  else WORD_LOOPS[op](v, full, c, out);
   if (full < out.length) {
     let m = 0;
     for (let i = full << 5; i < n; i++) if (accepts(op, javaCompare(v[i]!, c))) m |= 1 << (i & 31);

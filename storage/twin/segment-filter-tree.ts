@@ -165,8 +165,8 @@ export class SegmentFilterTree {
         at += size;
       }
     }
-    // Filters no block uses any more (all their members left, or a parent took over and they still serve descent:
-    // those are in usedKeys).
+    // Filters of blocks left out of the layout go (all their members left); those of sub-blocks under a built
+    // block stay (descent goes through them: usedKeys has them).
     for (const key of this.built.keys()) if (!usedKeys.has(key)) this.built.delete(key);
     unbuilt.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
     this.layout = { roots, unbuilt, blockFilters };

@@ -3,6 +3,7 @@
 // touchKey/touchPartition while staging, so every twin change lands in the SAME transaction as the row change.
 // In-memory state (segments, deletion vectors) mirrors committed data only: it changes in commit hooks.
 
+import { TOKEN_FIELD_INDEX } from '../arrow/arrow-schema.js';
 import { DeletionVector, type DeletionVector as DV, ROWS_PER_CHUNK } from '../arrow/deletion-vector.js';
 import { type OpenSegment, openSegment } from '../arrow/segment-reader.js';
 import type { CommitContext } from '../commit-context.js';
@@ -92,14 +93,9 @@ export class LiveSegment {
    */
   tokenFilter(): TokenFilter | undefined {
     if (!this.tokens) {
-      let data = this.data;
-      if (!data) {
-        const bytes = this.twin.pool.view(this.twin.handles.segments, segmentBytesKey(this.id));
-        if (!bytes) return undefined;
-        data = openSegment(bytes);
-      }
-      // `_token` is field 0 of every twin layout (arrow-schema.ts).
-      this.tokens = TokenFilter.ofSegment(data, 0);
+      const data = this.dataIfPresent();
+      if (!data) return undefined;
+      this.tokens = TokenFilter.ofSegment(data, TOKEN_FIELD_INDEX);
     }
     return this.tokens;
   }
@@ -107,11 +103,17 @@ export class LiveSegment {
   /** Adds the segment's tokens to a block's filter; false when its bytes are missing. A dropped one adds none. */
   addTokensTo(filter: TokenFilter): boolean {
     if (this.removed) return true;
-    const data =
-      this.data ?? openSegmentIfPresent(this.twin.pool.view(this.twin.handles.segments, segmentBytesKey(this.id)));
+    const data = this.dataIfPresent();
     if (!data) return false;
-    filter.addSegment(data, 0);
+    filter.addSegment(data, TOKEN_FIELD_INDEX);
     return true;
+  }
+
+  /** The Arrow data, opened in place without caching it (open() caches); undefined when the bytes are missing. */
+  private dataIfPresent(): OpenSegment | undefined {
+    if (this.data) return this.data;
+    const bytes = this.twin.pool.view(this.twin.handles.segments, segmentBytesKey(this.id));
+    return bytes ? openSegment(bytes) : undefined;
   }
 
   /**
@@ -130,10 +132,6 @@ export class LiveSegment {
   get cached(): boolean {
     return this.data !== undefined;
   }
-}
-
-function openSegmentIfPresent(bytes: Buffer | undefined): OpenSegment | undefined {
-  return bytes ? openSegment(bytes) : undefined;
 }
 
 /** One batch's twin changes (CommitContext overlay). */

@@ -71,8 +71,13 @@ export class TokenFilter {
 
   /** The filter of one segment's token column. */
   static ofSegment(segment: OpenSegment, tokenField: number): TokenFilter {
-    const f = new TokenFilter(segment.length);
-    f.addSegment(segment, tokenField);
+    return TokenFilter.ofColumn(segment.batch?.data.children[tokenField], segment.length);
+  }
+
+  /** The filter of the `n` tokens of an Int64 token column. */
+  static ofColumn(data: Data | undefined, n: number): TokenFilter {
+    const f = new TokenFilter(n);
+    f.addColumn(data, n);
     return f;
   }
 }

@@ -8,7 +8,7 @@
 // the buffer (its newer record) and its copy in the new segment is born deleted, so the segment never shadows a
 // newer version. A crash leaves the old state (plus unused staged bytes) or the new one.
 
-import { type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
+import { TOKEN_FIELD_INDEX, type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
 import { SegmentBatchBuilder } from '../arrow/segment-batch-builder.js';
 import {
@@ -192,8 +192,7 @@ export class TwinFlush implements FlushWatch {
         this.markTouched(limit);
         // The new segment's token filter, here rather than on the first write that meets the segment.
         const batch = this.built!.batch;
-        this.tokens = new TokenFilter(batch.numRows);
-        this.tokens.addColumn(batch.data.children[0], batch.numRows);
+        this.tokens = TokenFilter.ofColumn(batch.data.children[TOKEN_FIELD_INDEX], batch.numRows);
         this.phase = 'stage';
         break;
       }
