@@ -508,6 +508,11 @@ export class TableTwin implements SegmentSource {
     if (this.onThreshold && this.overThreshold()) this.onThreshold();
   }
 
+  /** The buffer holds the rows of the next flush already (background work should not pause). */
+  backlogged(): boolean {
+    return this.buffer.entryCount - this.bufferBaseline >= 2 * this.options.flushRows;
+  }
+
   overThreshold(): boolean {
     if (this.flushing || this.state.dropped) return false;
     return (

@@ -17,6 +17,9 @@ type Job =
 /** Background work waits this long after the pool was full, doubling up to the maximum while it stays full. */
 const POOL_FULL_RETRY_MS = 1_000;
 const POOL_FULL_RETRY_MAX_MS = 60_000;
+/** Background steps' share of the event loop's time while the table is not behind. */
+const DUTY = 0.25;
+const MAX_PAUSE_MS = 30;
 
 export class TwinWorker {
   private current: Job | undefined;
@@ -30,6 +33,9 @@ export class TwinWorker {
   private pausedUntil = 0;
   private retryMs = POOL_FULL_RETRY_MS;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** The next paced step (see schedule). */
+  private timer: NodeJS.Timeout | undefined;
+  private lastStepMs = 0;
 
   constructor(
     private readonly twin: TableTwin,
@@ -57,7 +63,12 @@ export class TwinWorker {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(this.tick);
+    // Paced: after a step of d ms the next waits d * (1 - duty) / duty, so background work takes at most its duty
+    // share of the event loop and a flush's CPU is spread instead of piling up behind requests. A table whose
+    // buffer already holds the next flush's rows runs flat out (the buffer must not grow without bound).
+    const pause = this.twin.backlogged() ? 0 : Math.min(MAX_PAUSE_MS, (this.lastStepMs * (1 - DUTY)) / DUTY);
+    if (pause >= 1) this.timer = setTimeout(this.tick, pause);
+    else setImmediate(this.tick);
   }
 
   private readonly tick = (): void => {
@@ -67,8 +78,10 @@ export class TwinWorker {
     const cur = this.current;
     if (!cur) return;
     let finished: boolean;
+    const t0 = performance.now();
     try {
       finished = cur.job.step(this.twin.options.sliceRows);
+      this.lastStepMs = performance.now() - t0;
     } catch (e) {
       this.errors++;
       this.abandon(cur);
@@ -178,6 +191,7 @@ export class TwinWorker {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.timer);
     if (this.current) this.abandon(this.current);
   }
 }
