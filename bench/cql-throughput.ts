@@ -70,6 +70,51 @@ function arg(name: string, fallback: string): string {
 const INSERT = 'INSERT INTO bench.kv (k, v) VALUES (?, ?)';
 const SELECT = 'SELECT v FROM bench.kv WHERE k = ?';
 
+/**
+ * Open loop (`--rate`): request i is due at start + i / rate and its latency counts from then, so time spent
+ * waiting for a free slot behind a slow answer is latency too (no coordinated omission). One pacing timer sends
+ * whatever is due each tick (at most `concurrency` outstanding), with the driver's callback API: a timer and a
+ * promise per request were the load generator's own cost, and its own event-loop stalls showed in the tail.
+ */
+function openLoop(
+  client: cassandra.Client,
+  job: WorkerJob,
+  value: Buffer,
+  latencies: Float64Array,
+  start: number,
+): Promise<void> {
+  const query = job.kind === 'insert' ? INSERT : SELECT;
+  const options = { prepare: true };
+  const msPerRequest = 1000 / job.rate;
+  let sent = 0;
+  let answered = 0;
+  let outstanding = 0;
+  return new Promise((ok, fail) => {
+    const send = (i: number): void => {
+      const k = cassandra.types.Long.fromNumber(job.first + i);
+      // Sent up to a tick early (timer granularity): its latency counts from the send then.
+      const t0 = Math.min(start + i * msPerRequest, performance.now());
+      outstanding++;
+      client.execute(query, job.kind === 'insert' ? [k, value] : [k], options, (err) => {
+        if (err) return fail(err);
+        latencies[i] = performance.now() - t0;
+        outstanding--;
+        if (++answered === job.count) return ok();
+        pump();
+      });
+    };
+    const pump = (): void => {
+      const due = Math.min(job.count, Math.floor((performance.now() - start) / msPerRequest) + 1);
+      while (sent < due && outstanding < job.concurrency) send(sent++);
+    };
+    const tick = (): void => {
+      pump();
+      if (sent < job.count) setTimeout(tick, Math.max(0, start + sent * msPerRequest - performance.now()));
+    };
+    tick();
+  });
+}
+
 /** Worker process: runs its share of one workload and sends back its latencies (ms). */
 async function worker(job: WorkerJob): Promise<void> {
   const client = new cassandra.Client({
@@ -105,23 +150,20 @@ async function worker(job: WorkerJob): Promise<void> {
   await new Promise<void>((ok) => process.once('message', () => ok()));
   const cpu0 = process.cpuUsage();
   const start = performance.now();
-  const loop = async () => {
+  // Closed loop: `concurrency` requests outstanding at all times.
+  const closedLoop = async () => {
     for (;;) {
       const i = next++;
       if (i >= job.count) return;
       const k = cassandra.types.Long.fromNumber(job.first + i);
-      // With --rate, request i is due at start + i / rate and its latency counts from then: time spent waiting
-      // for a free slot behind a slow answer is latency too (no coordinated omission).
-      const due = job.rate > 0 ? start + (i * 1000) / job.rate : 0;
-      if (due - performance.now() >= 1) await new Promise((ok) => setTimeout(ok, due - performance.now()));
-      // Sent up to 1 ms early (timer granularity): its latency counts from the send then.
-      const t0 = job.rate > 0 ? Math.min(due, performance.now()) : performance.now();
+      const t0 = performance.now();
       if (job.kind === 'insert') await client.execute(INSERT, [k, value], { prepare: true });
       else await client.execute(SELECT, [k], { prepare: true });
       latencies[i] = performance.now() - t0;
     }
   };
-  await Promise.all(Array.from({ length: job.concurrency }, loop));
+  if (job.rate > 0) await openLoop(client, job, value, latencies, start);
+  else await Promise.all(Array.from({ length: job.concurrency }, closedLoop));
   const cpu = process.cpuUsage(cpu0);
   const report: WorkerReport = { latencies: Array.from(latencies), cpuUs: cpu.user + cpu.system };
   process.send!(report);
