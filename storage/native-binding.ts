@@ -60,6 +60,7 @@ interface Addon {
   getChild(pool: RawHandle, map: number, key: Buffer): number;
   count(pool: RawHandle, map: number): number;
   view(pool: RawHandle, map: number, key: Buffer): number | Buffer;
+  fill(pool: RawHandle, map: number, key: Buffer, offset: number, bytes: Buffer): void;
   getMany(
     pool: RawHandle,
     map: number,
@@ -151,6 +152,7 @@ const OP_DEL = 2;
 const OP_ENSURE_CHILD = 3;
 const OP_DROP_CHILD = 4;
 const OP_CLEAR = 5;
+const OP_RESERVE = 6;
 // get() results are slices of a shared block the addon copies values into, like Buffer's own
 // allocUnsafe pool: one small object per result and no second copy. A retained result keeps its
 // block alive, hence small blocks; values over a quarter block come back as their own Buffer.
@@ -185,6 +187,17 @@ export class NativeWriteBatch implements WriteBatch {
     this.head(OP_PUT, map, 18 + key.length + value.length);
     this.bytes(key);
     this.bytes(value);
+    return this;
+  }
+
+  reserve(map: MapHandle | ChildRef, key: Buffer, length: number): this {
+    if (!Number.isInteger(length) || length < 0 || length > 0xffffffff) {
+      throw new PoolError('BAD_BATCH', `reserve: bad value length ${length}`);
+    }
+    this.head(OP_RESERVE, map, 18 + key.length);
+    this.bytes(key);
+    this.view.setUint32(this.length, length, true);
+    this.length += 4;
     return this;
   }
 
@@ -347,6 +360,10 @@ class Pool implements NativePool {
   view(map: MapHandle, key: Buffer): Buffer | undefined {
     const r = this.addon.view(this.handle, map, key);
     return typeof r === 'number' ? undefined : r;
+  }
+
+  fill(map: MapHandle, key: Buffer, offset: number, bytes: Buffer): void {
+    this.addon.fill(this.handle, map, key, offset, bytes);
   }
 
   private newBlock(): void {

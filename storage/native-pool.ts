@@ -43,6 +43,12 @@ export interface ScanResult {
  */
 export interface WriteBatch {
   put(map: MapHandle | ChildRef, key: Buffer, value: Buffer): this;
+  /**
+   * put() of a value of `length` bytes whose content comes later, in slices, through NativePool.fill: for
+   * megabytes that nothing refers to until a later transaction (a twin segment's staged bytes), so that no single
+   * step copies and persists them all. Until filled, the value's bytes are undefined.
+   */
+  reserve(map: MapHandle | ChildRef, key: Buffer, length: number): this;
   del(map: MapHandle | ChildRef, key: Buffer): this;
   /** Child map under `key`: the existing one, or a new empty one. Usable by later ops in the batch. */
   ensureChild(map: MapHandle | ChildRef, key: Buffer): ChildRef;
@@ -86,6 +92,11 @@ export interface NativePool {
    * (reading it afterwards sees reused memory, or crashes once the pool is unmapped). Never write through it.
    */
   view(map: MapHandle, key: Buffer): Buffer | undefined;
+  /**
+   * Copies `bytes` into the value under `key` at `offset` and makes them durable, outside any transaction (a
+   * crash keeps what was filled so far): only for values reserved by WriteBatch.reserve that nothing refers to yet.
+   */
+  fill(map: MapHandle, key: Buffer, offset: number, bytes: Buffer): void;
   getChild(map: MapHandle, key: Buffer): MapHandle;
   scan(map: MapHandle, options?: ScanOptions): ScanResult;
   count(map: MapHandle): number;

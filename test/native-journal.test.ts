@@ -135,6 +135,23 @@ describe.skipIf(!hasShm)('native pool, PMEMCQL_DISK_SYNC=journal', () => {
     pool.close();
   });
 
+  it('keeps a reserved value filled outside transactions across a reboot (its ranges go with the next commit)', () => {
+    const { path, shmDir } = fresh();
+    let pool = openPool({ path, size: 16 * MiB });
+    const big = Buffer.alloc(MiB + 99, 0);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 13) & 255;
+    pool.apply(pool.batch().reserve(pool.root, Buffer.from('seg'), big.length));
+    for (let at = 0; at < big.length; at += 100_000)
+      pool.fill(pool.root, Buffer.from('seg'), at, big.subarray(at, at + 100_000));
+    pool.apply(pool.batch().put(pool.root, Buffer.from('record'), Buffer.from('committed after the fill')));
+    pool.close();
+    reboot(shmDir);
+    pool = openPool({ path });
+    expect(pool.get(pool.root, Buffer.from('record'))?.toString()).toBe('committed after the fill');
+    expect(pool.get(pool.root, Buffer.from('seg'))!.equals(big)).toBe(true);
+    pool.close();
+  });
+
   it('drops a torn last journal record: reopens at the commit before it', () => {
     const { path, dir, shmDir } = fresh();
     const journal = join(dir, 'pmemcql.journal');

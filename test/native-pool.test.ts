@@ -204,6 +204,36 @@ describe('native pool: basics', () => {
     views.length = 0;
     pool.close();
   });
+  it('reserves a value, then fills it in slices: same bytes as a put, across reopen; refuses bad fills', () => {
+    const path = poolPath();
+    let pool = openPool({ path, size: 64 * MiB });
+    const big = Buffer.alloc(3 * MiB + 12345);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 7 + (i >> 9)) & 255;
+    pool.apply(pool.batch().reserve(pool.root, b('seg'), big.length).put(pool.root, b('small'), b('abc')));
+    expect(pool.get(pool.root, b('seg'))?.length).toBe(big.length);
+    const slice = 512 * 1024;
+    for (let at = 0; at < big.length; at += slice) pool.fill(pool.root, b('seg'), at, big.subarray(at, at + slice));
+    expect(pool.get(pool.root, b('seg'))!.equals(big)).toBe(true);
+    // Bad fills change nothing.
+    expect(codeOf(() => pool.fill(pool.root, b('seg'), big.length - 1, b('xy')))).toBe('BAD_ARGUMENT');
+    expect(codeOf(() => pool.fill(pool.root, b('absent'), 0, b('x')))).toBe('NOT_FOUND');
+    const ref = pool.batch();
+    ref.ensureChild(pool.root, b('child'));
+    pool.apply(ref);
+    expect(codeOf(() => pool.fill(pool.root, b('child'), 0, b('x')))).toBe('NOT_A_VALUE');
+    expect(codeOf(() => pool.batch().reserve(pool.root, b('k'), -1))).toBe('BAD_BATCH');
+    // Reserving over a value of the same size (a staged segment written again) and over a smaller one.
+    pool.apply(pool.batch().reserve(pool.root, b('seg'), big.length).reserve(pool.root, b('small'), 5000));
+    const again = Buffer.from(big).reverse();
+    pool.fill(pool.root, b('seg'), 0, again);
+    pool.fill(pool.root, b('small'), 0, Buffer.alloc(5000, 9));
+    pool.close();
+    pool = openPool({ path });
+    expect(pool.get(pool.root, b('seg'))!.equals(again)).toBe(true);
+    expect(pool.get(pool.root, b('small'))!.equals(Buffer.alloc(5000, 9))).toBe(true);
+    pool.close();
+  });
+
   it('keeps everything, and the same handles, across close and reopen', () => {
     const path = poolPath();
     let pool = openPool({ path, size: 32 * MiB });

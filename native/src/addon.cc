@@ -145,6 +145,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
   static napi_value FastGetChild(napi_env env, napi_callback_info cb);
   static napi_value FastCount(napi_env env, napi_callback_info cb);
   static napi_value FastView(napi_env env, napi_callback_info cb);
+  static napi_value FastFill(napi_env env, napi_callback_info cb);
   static napi_value FastGetMany(napi_env env, napi_callback_info cb);
 
  private:
@@ -427,6 +428,22 @@ napi_value PoolWrap::FastView(napi_env env, napi_callback_info cb) {
   });
 }
 
+// fill(handle, map, key, offset, bytes): copies `bytes` into the value under `key` (reserved by a batch's
+// reserve op) at `offset` and persists them; no transaction (nothing may refer to the value yet).
+napi_value PoolWrap::FastFill(napi_env env, napi_callback_info cb) {
+  return fastCall<5>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
+    uint64_t map = handleArg(env, argv[1]);
+    Bytes key = bytesArg(env, argv[2], "key");
+    double offset;
+    if (napi_get_value_double(env, argv[3], &offset) != napi_ok || !(offset >= 0) || offset > 4294967295.0 ||
+        offset != static_cast<double>(static_cast<uint64_t>(offset)))
+      throw PoolErr("BAD_ARGUMENT", "offset must be a non-negative integer");
+    Bytes bytes = bytesArg(env, argv[4], "bytes");
+    mapFill(w->pool(), map, key.data, key.len, static_cast<uint64_t>(offset), bytes.data, bytes.len);
+    return nullptr;
+  });
+}
+
 // getChild(handle, map, key): the child map's handle, or 0.
 napi_value PoolWrap::FastGetChild(napi_env env, napi_callback_info cb) {
   return fastCall<3>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
@@ -517,7 +534,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("filterCompareF64", Napi::Function::New(env, FilterCompareF64));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},
-      {"view", PoolWrap::FastView}, {"getMany", PoolWrap::FastGetMany}};
+      {"view", PoolWrap::FastView}, {"getMany", PoolWrap::FastGetMany},
+      {"fill", PoolWrap::FastFill}};
   for (const auto& [name, fn] : fast) {
     napi_value f;
     napi_create_function(env, name, NAPI_AUTO_LENGTH, fn, nullptr, &f);

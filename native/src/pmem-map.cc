@@ -65,6 +65,17 @@ uint64_t newEntry(Tx& tx, TypeNum type, const uint8_t* key, uint32_t klen, const
   return off;
 }
 
+// An entry whose value stays unwritten: only its header and key are flushed at commit.
+uint64_t newReservedEntry(Tx& tx, const uint8_t* key, uint32_t klen, uint32_t vlen) {
+  uint64_t off = tx.allocUnflushed(sizeof(Entry) + klen + vlen, kTypeEntry, sizeof(Entry) + klen);
+  Entry* e = tx.pool().at<Entry>(off);
+  e->klen = klen;
+  e->vlen = vlen;
+  e->child = 0;
+  if (klen) memcpy(e->bytes(), key, klen);
+  return off;
+}
+
 // The shortest key s with left < s <= right: a prefix of `right`, so separators stay short.
 uint64_t newSeparator(Tx& tx, uint64_t leftEnt, uint64_t rightEnt, uint64_t& pfxOut) {
   const Pool& pool = tx.pool();
@@ -466,14 +477,20 @@ void findEntries(const Pool& pool, uint64_t map, const tree::Key* keys, size_t n
   }
 }
 
-void mapPut(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, const uint8_t* value, uint32_t vlen) {
+namespace {
+
+// mapPut and mapReserve: `value` null reserves vlen unwritten bytes.
+void putEntry(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, const uint8_t* value, uint32_t vlen) {
   Pool& pool = tx.pool();
   MapHeader* h = mapHeader(pool, map);
   Key k(key, klen);
   Location loc;
   if (h->root != 0) locate(pool, h, k, loc);
+  auto fresh = [&]() {
+    return value ? newEntry(tx, kTypeEntry, key, klen, value, vlen, 0) : newReservedEntry(tx, key, klen, vlen);
+  };
   if (!loc.found) {
-    insertNew(tx, h, map, k, &loc, newEntry(tx, kTypeEntry, key, klen, value, vlen, 0));
+    insertNew(tx, h, map, k, &loc, fresh());
     return;
   }
   Leaf* l = pool.at<Leaf>(loc.leaf);
@@ -482,27 +499,50 @@ void mapPut(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, const uint8
   if (e->child) {
     freeMap(tx, e->child);
   } else {
-    // Same-size-class overwrite in place: an undo-log copy of the value beats alloc + free.
+    // Same-size-class overwrite in place: an undo-log copy of the value beats alloc + free (a reserved value
+    // needs no copy of the old bytes: only the header changes).
     size_t usable = pmemobj_alloc_usable_size(PMEMoid{pool.uuidLo(), entOff});
     if (sizeof(Entry) + e->klen + vlen <= usable) {
-      tx.snapshotPart(entOff, sizeof(Entry) + e->klen + (vlen > e->vlen ? vlen : e->vlen));
+      tx.snapshotPart(entOff, sizeof(Entry) + e->klen + (!value ? 0 : vlen > e->vlen ? vlen : e->vlen));
       e->vlen = vlen;
-      if (vlen) memcpy(e->bytes() + e->klen, value, vlen);
+      if (vlen && value) memcpy(e->bytes() + e->klen, value, vlen);
       return;
     }
   }
-  uint64_t fresh = newEntry(tx, kTypeEntry, key, klen, value, vlen, 0);
+  uint64_t replacement = fresh();
   tx.free(entOff);
   tx.touchLeaf(loc.leaf, l);
   if (l->h.n < kLeafCap) {
     // Point the entry at a free slot rather than logging the old one.
     int s = pickSlot(tx, loc.leaf, usedSlots(l));
-    putSlot(tx, loc.leaf, l, s, k.pfx, fresh);
+    putSlot(tx, loc.leaf, l, s, k.pfx, replacement);
     l->order[loc.pos] = static_cast<uint8_t>(s);
   } else {
     int s = l->order[loc.pos];
-    putSlot(tx, loc.leaf, l, s, k.pfx, fresh);
+    putSlot(tx, loc.leaf, l, s, k.pfx, replacement);
   }
+}
+
+}  // namespace
+
+void mapPut(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, const uint8_t* value, uint32_t vlen) {
+  static const uint8_t kNoBytes = 0;
+  putEntry(tx, map, key, klen, value ? value : &kNoBytes, vlen);
+}
+
+void mapReserve(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, uint32_t vlen) {
+  putEntry(tx, map, key, klen, nullptr, vlen);
+}
+
+void mapFill(Pool& pool, uint64_t map, const uint8_t* key, uint32_t klen, uint64_t offset, const uint8_t* src,
+             uint64_t len) {
+  const Entry* e = findEntry(pool, map, key, klen);
+  if (!e) throw PoolErr("NOT_FOUND", "fill: no value under the key");
+  if (e->child) throw PoolErr("NOT_A_VALUE", "fill: the key holds a map");
+  if (offset > e->vlen || len > e->vlen - offset) throw PoolErr("BAD_ARGUMENT", "fill: past the end of the value");
+  // Persisted like libpmemobj persists (cache-line flushes on pmem, msync on disk pools; journal pools record
+  // the range for their next commit): the bytes are durable before the commit that makes them reachable.
+  pmemobj_memcpy_persist(pool.pop(), const_cast<uint8_t*>(e->value()) + offset, src, len);
 }
 
 bool mapDel(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen) {

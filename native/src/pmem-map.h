@@ -29,6 +29,16 @@ void findEntries(const Pool& pool, uint64_t map, const tree::Key* keys, size_t n
 /** Inserts or replaces a value. A child map previously under `key` is freed recursively. */
 void mapPut(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, const uint8_t* value, uint32_t vlen);
 
+/**
+ * mapPut of a value of `vlen` bytes left unwritten (and not flushed at commit): the caller fills it in with
+ * mapFill, each slice persisted on its own, before anything refers to it (docs/storage-native.md).
+ */
+void mapReserve(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, uint32_t vlen);
+
+/** Copies `len` bytes into the value under `key` at `offset` and persists them (no transaction). */
+void mapFill(Pool& pool, uint64_t map, const uint8_t* key, uint32_t klen, uint64_t offset, const uint8_t* src,
+             uint64_t len);
+
 /** Removes `key` (freeing a child map recursively); false when it was absent. */
 bool mapDel(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen);
 

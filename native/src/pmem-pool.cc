@@ -366,6 +366,8 @@ void Tx::commit() {
   // orders these flushes too.
   for (uint64_t off : flushAtCommit_) pmemobj_flush(pool_.pop(), pool_.at<char>(off), sizeof(LeafSlot));
   flushAtCommit_.clear();
+  for (const ByteRange& r : rangesAtCommit_) pmemobj_flush(pool_.pop(), pool_.at<char>(r.off), r.len);
+  rangesAtCommit_.clear();
   // Undo entries are already msynced one by one by libpmemobj; the data they protect goes in
   // one msync here instead of one per range at commit (those ranges carry NO_FLUSH).
   if (pool_.sync() == SyncPolicy::MsyncRanges) {
@@ -398,6 +400,7 @@ void Tx::commit() {
 
 void Tx::abort() {
   flushAtCommit_.clear();
+  rangesAtCommit_.clear();
   if (pmemobj_tx_stage() == TX_STAGE_WORK) pmemobj_tx_abort(ECANCELED);
   pmemobj_tx_end();
   pool_.touched().clear();
@@ -411,6 +414,19 @@ uint64_t Tx::alloc(size_t size, TypeNum type) {
     throw PoolErr("TX_FAILED", "allocation of " + std::to_string(size) + " bytes failed: " + lastPmemError());
   }
   pool_.touched().add(oid.off, ~0ull, true);
+  return oid.off;
+}
+
+uint64_t Tx::allocUnflushed(size_t size, TypeNum type, size_t flushed) {
+  PMEMoid oid = pmemobj_tx_xalloc(size, type, POBJ_XALLOC_NO_ABORT | POBJ_XALLOC_NO_FLUSH);
+  if (OID_IS_NULL(oid)) {
+    if (errno == ENOMEM) throwPoolFull(pool_);
+    throw PoolErr("TX_FAILED", "allocation of " + std::to_string(size) + " bytes failed: " + lastPmemError());
+  }
+  pool_.touched().add(oid.off, ~0ull, true);
+  // msync policies: the pool-wide msync of the commit covers the head (as in writeSlot).
+  if (pool_.sync() == SyncPolicy::Flush || pool_.sync() == SyncPolicy::Journal)
+    rangesAtCommit_.push_back(ByteRange{oid.off, flushed});
   return oid.off;
 }
 

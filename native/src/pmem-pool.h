@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "layout.h"
+#include "flush-recorder.h"
 #include "pool-journal.h"
 #include "tx-objects.h"
 #include "pool-error.h"
@@ -119,6 +120,8 @@ class Tx {
 
   /** Allocates an uninitialised object; new objects need no snapshot. Throws POOL_FULL. */
   uint64_t alloc(size_t size, TypeNum type);
+  /** alloc whose bytes past the first `flushed` are not flushed at commit (the caller persists them). */
+  uint64_t allocUnflushed(size_t size, TypeNum type, size_t flushed);
   void free(uint64_t off);
   /** Logs a whole object (inner node, map header) once per transaction before it changes. */
   void snapshot(uint64_t off, size_t size) {
@@ -166,6 +169,7 @@ class Tx {
 
   Pool& pool_;
   std::vector<uint64_t> flushAtCommit_;  // offsets of LeafSlots written without a range
+  std::vector<ByteRange> rangesAtCommit_;  // heads of allocUnflushed objects
 };
 
 [[noreturn]] void throwPoolFull(const Pool& pool);

@@ -89,6 +89,9 @@ void applyBatch(Pool& pool, const uint8_t* data, size_t len, uint32_t opCount, s
           mapPut(tx, map, key, klen, value, vlen);
           break;
         }
+        case kOpReserve:
+          mapReserve(tx, map, key, klen, r.u32());
+          break;
         case kOpDel:
         case kOpDropChild:
           mapDel(tx, map, key, klen);

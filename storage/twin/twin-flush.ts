@@ -41,6 +41,9 @@ import {
 import { TwinRowSource } from './twin-row-source.js';
 import type { TwinSchema } from './twin-schema.js';
 
+/** Staged bytes copied and persisted per step: ~1 ms of cache-line flushes on emulated pmem. */
+const STAGE_SLICE_BYTES = 512 * 1024;
+
 export interface FlushResult {
   /** Segment written (undefined: nothing to flush). */
   segment: SegmentRecord | undefined;
@@ -110,6 +113,8 @@ export class TwinFlush implements FlushWatch {
   private checkedSeq: number;
   /** The id the segment's bytes and key index were written under (the 'stage' step), undefined before. */
   private stagedId: number | undefined;
+  /** Bytes of the staged values filled in so far (the IPC bytes, then the key index). */
+  private stagedBytes = 0;
   /** Products of the build steps. */
   private built: BuiltSegment | undefined;
   private ipc: Uint8Array | undefined;
@@ -461,28 +466,36 @@ export class TwinFlush implements FlushWatch {
   }
 
   /**
-   * The segment's bytes, then (next step) its key index, written in transactions of their own under the id the
-   * segment will take: nothing refers to them until the commit writes the segment's record, so a crash before that
-   * leaves them unused, and the next flush (which takes the same id: the next id only moves at a commit)
-   * overwrites them. Keeping the megabytes out of the commit keeps each step short. True once both are written.
+   * The segment's bytes and its key index, under the id the segment will take: one small transaction reserves both
+   * values, then each step copies and persists one slice (`NativePool.fill`, no transaction). Nothing refers to
+   * them until the commit writes the segment's record, so a crash before that leaves them unused, and the next
+   * flush (which takes the same id: the next id only moves at a commit) overwrites them. Staging the 3-4 MB in
+   * one transaction was a flush's longest step (5-8 ms alone, 15-28 ms under load). True once both are written.
    */
   private stageBytes(): boolean {
     const twin = this.twin;
-    const batch = twin.pool.batch();
+    const segments = twin.handles.segments;
+    const ipc = this.ipc!;
+    const keys = this.keyIndex!.bytes;
     if (this.stagedId === undefined) {
-      const ipc = this.ipc!;
       this.stagedId = twin.pendingSegmentId();
-      batch.put(
-        twin.handles.segments,
-        segmentBytesKey(this.stagedId),
-        Buffer.from(ipc.buffer, ipc.byteOffset, ipc.length),
+      twin.pool.apply(
+        twin.pool
+          .batch()
+          .reserve(segments, segmentBytesKey(this.stagedId), ipc.length)
+          .reserve(segments, keyIndexKey(this.stagedId), keys.length),
       );
-      twin.pool.apply(batch);
+      this.stagedBytes = 0;
       return false;
     }
-    batch.put(twin.handles.segments, keyIndexKey(this.stagedId), this.keyIndex!.bytes);
-    twin.pool.apply(batch);
-    return true;
+    // Both values as one run of bytes: the IPC bytes, then the key index.
+    const at = this.stagedBytes;
+    const [key, value, from] =
+      at < ipc.length ? [segmentBytesKey(this.stagedId), ipc, at] : [keyIndexKey(this.stagedId), keys, at - ipc.length];
+    const end = Math.min(value.length, from + STAGE_SLICE_BYTES);
+    if (end > from) twin.pool.fill(segments, key, from, Buffer.from(value.buffer, value.byteOffset + from, end - from));
+    this.stagedBytes += end - from;
+    return this.stagedBytes >= ipc.length + keys.length;
   }
 
   /**
