@@ -160,6 +160,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
         steps: r.steps,
         longestStepMs: Number(r.maxStepMs.toFixed(1)),
         longestStep: r.maxStepPhase,
+        stepMs: Object.fromEntries(Object.entries(r.phaseMs).map(([k, v]) => [k, Number(v.toFixed(1))])),
       },
       'arrow twin flushed',
     );

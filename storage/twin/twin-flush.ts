@@ -57,6 +57,8 @@ export interface FlushResult {
   /** What the longest step did. */
   maxStepPhase: string;
   steps: number;
+  /** Time in steps by phase (ms; the event loop's share of the flush: the rest of `ms` served requests). */
+  phaseMs: Readonly<Record<string, number>>;
 }
 
 /** Why a buffered row is not in the segment. */
@@ -569,6 +571,7 @@ export class TwinFlush implements FlushWatch {
       maxStepMs: this.maxStepMs,
       maxStepPhase: this.maxStepPhase,
       steps: this.steps,
+      phaseMs: this.phaseMs,
     };
   }
 }
