@@ -429,7 +429,7 @@ napi_value PoolWrap::FastView(napi_env env, napi_callback_info cb) {
 }
 
 // fill(handle, map, key, offset, bytes): copies `bytes` into the value under `key` (reserved by a batch's
-// reserve op) at `offset` and persists them; no transaction (nothing may refer to the value yet).
+// reserve op) at `offset` and persists them, logging nothing (nothing may refer to the value yet).
 napi_value PoolWrap::FastFill(napi_env env, napi_callback_info cb) {
   return fastCall<5>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
     uint64_t map = handleArg(env, argv[1]);
@@ -439,7 +439,11 @@ napi_value PoolWrap::FastFill(napi_env env, napi_callback_info cb) {
         offset != static_cast<double>(static_cast<uint64_t>(offset)))
       throw PoolErr("BAD_ARGUMENT", "offset must be a non-negative integer");
     Bytes bytes = bytesArg(env, argv[4], "bytes");
-    mapFill(w->pool(), map, key.data, key.len, static_cast<uint64_t>(offset), bytes.data, bytes.len);
+    // A transaction with nothing logged: its commit is each policy's durability point (the pool-wide msync of
+    // msync-commit pools; a journal pool's record of the flushed ranges, so the slice's bytes go to the journal
+    // here and not with whatever commit comes next, a client's write maybe).
+    Tx tx(w->pool());
+    tx.run([&] { mapFill(w->pool(), map, key.data, key.len, static_cast<uint64_t>(offset), bytes.data, bytes.len); });
     return nullptr;
   });
 }

@@ -35,7 +35,7 @@ void mapPut(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, const uint8
  */
 void mapReserve(Tx& tx, uint64_t map, const uint8_t* key, uint32_t klen, uint32_t vlen);
 
-/** Copies `len` bytes into the value under `key` at `offset` and persists them (no transaction). */
+/** Copies `len` bytes into the value under `key` at `offset` and persists them (not logged: no undo copy). */
 void mapFill(Pool& pool, uint64_t map, const uint8_t* key, uint32_t klen, uint64_t offset, const uint8_t* src,
              uint64_t len);
 
