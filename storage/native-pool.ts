@@ -93,8 +93,9 @@ export interface NativePool {
    */
   view(map: MapHandle, key: Buffer): Buffer | undefined;
   /**
-   * Copies `bytes` into the value under `key` at `offset` and makes them durable, outside any transaction (a
-   * crash keeps what was filled so far): only for values reserved by WriteBatch.reserve that nothing refers to yet.
+   * Copies `bytes` into the value under `key` at `offset` and makes them durable before returning, logging no undo
+   * copy (a crash keeps what was filled so far): only for values reserved by WriteBatch.reserve that nothing refers
+   * to yet.
    */
   fill(map: MapHandle, key: Buffer, offset: number, bytes: Buffer): void;
   getChild(map: MapHandle, key: Buffer): MapHandle;

@@ -469,7 +469,7 @@ export class TwinFlush implements FlushWatch {
 
   /**
    * The segment's bytes and its key index, under the id the segment will take: one small transaction reserves both
-   * values, then each step copies and persists one slice (`NativePool.fill`, no transaction). Nothing refers to
+   * values, then each step copies and persists one slice (`NativePool.fill`, nothing logged). Nothing refers to
    * them until the commit writes the segment's record, so a crash before that leaves them unused, and the next
    * flush (which takes the same id: the next id only moves at a commit) overwrites them. Staging the 3-4 MB in
    * one transaction was a flush's longest step (5-8 ms alone, 15-28 ms under load). True once both are written.
