@@ -1,6 +1,6 @@
 // Where a twin flush spends its time (storage only, no server): N rows written in batches, then one synchronous
 // flush taken in the background worker's steps, split into its phases (and the longest step: it holds the event loop).
-//   npx tsc -p tsconfig.json && node dist/bench/arrow-twin-flush-profile.js [rows]
+//   npx tsc -p tsconfig.json && node dist/bench/arrow-twin-flush-profile.js [rows] [--rounds 3] [--paced]
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ const N = Number(process.argv[2] ?? 65536);
 // --rounds R: write N new rows and flush them R times (the first rounds run cold code: the last one is the figure).
 const roundsAt = process.argv.indexOf('--rounds');
 const ROUNDS = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : 3;
+const PACED = process.argv.includes('--paced');
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-flushprof-'));
 const cols: TwinColumn[] = [
   { name: 'k', id: 0, kind: 'partition_key', type: native('bigint'), position: 0 },
@@ -85,8 +86,15 @@ async function main(): Promise<void> {
     t = performance.now();
     const cpu0 = process.cpuUsage();
     let steps = 0;
-    // Steps as the background worker takes them (twin sliceRows rows per read step).
-    while (!f.step(store.twin!.options.sliceRows)) steps++;
+    // Steps as the background worker takes them (twin sliceRows rows per read step); --paced: with the worker's
+    // pauses between them (3x the step's time), to see what an idle gap costs the next step.
+    for (;;) {
+      const s0 = performance.now();
+      if (f.step(store.twin!.options.sliceRows)) break;
+      steps++;
+      const pause = 3 * (performance.now() - s0);
+      if (PACED && pause >= 1) await new Promise((ok) => setTimeout(ok, Math.min(30, pause)));
+    }
     const total = performance.now() - t;
     const cpu = process.cpuUsage(cpu0);
     console.log(
