@@ -1,5 +1,5 @@
 // Flushing a table's twin buffer into one Arrow segment (DESIGN §5, docs/arrow-twins.md "Flush"), in bounded steps
-// (one per event-loop turn in the background, see twin-worker.ts) so requests interleave with it: the buffer's
+// (paced in the background, see twin-worker.ts) so requests interleave with it: the buffer's
 // sorted view as the flush starts is built in steps; its rows are read in slices, each row encoded straight into the
 // column encoders; the Arrow batch, its IPC bytes and the key index (twin key -> segment row) are built a step or a
 // few each; the IPC bytes and key index are written under the id the segment will take (nothing refers to them

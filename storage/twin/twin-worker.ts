@@ -1,5 +1,5 @@
-// Runs a table's twin flushes and compactions off the request path: one bounded slice per event-loop turn
-// (setImmediate), so requests interleave with the work; one job at a time per table. The admin entry points
+// Runs a table's twin flushes and compactions off the request path: bounded slices, paced to a quarter of the
+// event loop (see schedule), so requests interleave with the work; one job at a time per table. The admin entry points
 // (flushNow / compactNow) run the same steps to completion synchronously. Between them it builds the token
 // filters of complete blocks of segments (segment-filter-tree.ts), one segment a step.
 
