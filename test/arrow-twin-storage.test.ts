@@ -223,6 +223,51 @@ async function legacyPointers(clustered: boolean): Promise<void> {
   engine.close();
 }
 
+/** The twin worker stops pausing between steps once the buffer holds a second flush's rows or bytes. */
+async function backlogByRowsAndBytes(): Promise<void> {
+  const schema: TwinSchema = { columns: columns(false), complexToBytes: () => null };
+  for (const by of ['rows', 'bytes'] as const) {
+    const path = join(dir, `pool-backlog-${by}`);
+    const opts = {
+      flushRows: by === 'rows' ? 40 : 1 << 30,
+      flushBytes: by === 'bytes' ? 4000 : 1 << 30,
+      autoFlush: false,
+    };
+    const engine = StorageEngine.open({ path, size: 64 * 1024 * 1024, twin: opts });
+    engine.setTwinSchemaSource(() => schema);
+    const store = await engine.createTable(Buffer.alloc(16, 9), { clustered: false });
+    let ts = 1;
+    let k = 0;
+    const write = () =>
+      store.applyMutations(
+        [
+          {
+            key: int32Bytes(k++),
+            token: undefined,
+            rows: [
+              {
+                clustering: Buffer.alloc(0),
+                liveness: rowLiveness(++ts, 0, 0),
+                cells: [liveCell(2, ts, doubleBytes(k))],
+              },
+            ],
+          },
+        ],
+        0,
+      );
+    const twin = store.twin!;
+    while (!twin.overThreshold()) await write();
+    expect(twin.backlogged(), `${by}: one flush's worth is not a backlog`).toBe(false);
+    while (!twin.backlogged() && k < 5000) await write();
+    expect(twin.backlogged(), `${by}: two flushes' worth`).toBe(true);
+    if (by === 'rows') expect(k).toBe(80);
+    else expect(twin.bytesSinceFlush).toBeGreaterThanOrEqual(8000);
+    store.flushTwin();
+    expect(twin.backlogged(), `${by}: flushed`).toBe(false);
+    engine.close();
+  }
+}
+
 /**
  * Two partitions with one token and keys of different lengths: the buffer orders them by key length first, the
  * row store (and so the segment) bytewise. The flush must notice and sort.
@@ -438,6 +483,7 @@ async function crashBetweenStageAndCommit(): Promise<void> {
 
 describe.skipIf(!hasAddon)('Arrow twin in storage', () => {
   it('rows of two partitions with one token are flushed in the row store order', sameTokenPartitions);
+  it('a buffer holding a second flush of rows or bytes is a backlog (the worker runs flat out)', backlogByRowsAndBytes);
   it('segments are read in place from the pool after a reopen (no copy)', zeroCopyAfterReopen);
   it("a crash between a flush's staged bytes and its commit leaves a consistent twin", crashBetweenStageAndCommit);
 

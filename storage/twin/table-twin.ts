@@ -508,9 +508,12 @@ export class TableTwin implements SegmentSource {
     if (this.onThreshold && this.overThreshold()) this.onThreshold();
   }
 
-  /** The buffer holds the rows of the next flush already (background work should not pause). */
+  /** The buffer holds the next flush's rows or bytes already (background work should not pause). */
   backlogged(): boolean {
-    return this.buffer.entryCount - this.bufferBaseline >= 2 * this.options.flushRows;
+    return (
+      this.buffer.entryCount - this.bufferBaseline >= 2 * this.options.flushRows ||
+      this.bytesSinceFlush >= 2 * this.options.flushBytes
+    );
   }
 
   overThreshold(): boolean {
