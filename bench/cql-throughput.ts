@@ -8,7 +8,7 @@
 //   (PMEMCQL_DISK_SYNC=commit|journal in the environment picks the disk policy of the server)
 //   [--warmup 20000] (untimed INSERTs and SELECTs first, so that V8 has compiled the hot path: in a cold server
 //   TurboFan's compiler threads took ~35 % of the first 40 000 requests' CPU) [--in-flight 64,256] [--only insert|select] [--port N --server-pid P] (an already running server, e.g. under
-//   `node --cpu-prof`) [--rate N] (open loop: N requests/s in all, for latency at a given load; the in-flight
+//   `node --cpu-prof`) [--rate N[,N...]] (open loop: N requests/s in all, one run per rate, for latency at a given load; the in-flight
 //   figure is then the most outstanding at once) [--lean-driver] (driver settings that save client CPU, see leanDriverOptions)
 //   [--client-warmup 5000] (untimed requests each client process sends before the timed phase)
 
@@ -20,6 +20,8 @@ import { processCpuMs } from './support/process-cpu.js';
 interface Result {
   name: string;
   concurrency: number;
+  /** Open loop: the requests/s asked for (0: closed loop). */
+  rate: number;
   ops: number;
   p50: number;
   p99: number;
@@ -179,6 +181,7 @@ async function run(
   total: number,
   clients: number,
   base: number,
+  rate: number,
 ): Promise<Result> {
   const share = Math.floor(total / clients);
   const workers: ChildProcess[] = [];
@@ -192,7 +195,7 @@ async function run(
       count: share,
       concurrency: Math.max(1, Math.floor(concurrency / clients)),
       leanDriver: process.argv.includes('--lean-driver'),
-      rate: Number(arg('rate', '0')) / clients,
+      rate: rate / clients,
       clientWarmup: Number(arg('client-warmup', '5000')),
     };
     const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], { stdio: 'inherit' });
@@ -219,6 +222,7 @@ async function run(
   return {
     name: kind === 'insert' ? 'prepared INSERT' : 'prepared SELECT by key',
     concurrency,
+    rate,
     ops: lat.length / seconds,
     p50: q(0.5),
     p99: q(0.99),
@@ -226,6 +230,22 @@ async function run(
     serverCpuUs: cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / lat.length : undefined,
     clientCpuUs: done.reduce((sum, r) => sum + r.cpuUs, 0) / lat.length,
   };
+}
+
+/**
+ * Waits until the table's Arrow twin is not flushing (three polls in a row, 250 ms apart; at most 60 s), so that a
+ * timed run does not pay for the flushes of the rows the run before it wrote (a SELECT run after 200 000 INSERTs
+ * met three flushes: p99 25-31 ms instead of 5-7).
+ */
+async function quiesce(admin: cassandra.Client): Promise<void> {
+  const until = Date.now() + 60_000;
+  for (let quiet = 0; quiet < 3 && Date.now() < until; ) {
+    const rs = await admin.execute(
+      "SELECT flushing FROM system_arrow.buffers WHERE keyspace_name = 'bench' AND table_name = 'kv'",
+    );
+    quiet = rs.rows.some((r) => r.flushing) ? 0 : quiet + 1;
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
 }
 
 /** The server under test: one started here, or one already running (`--port`, `--server-pid`). */
@@ -247,6 +267,8 @@ async function main(): Promise<void> {
   const inFlight = arg('in-flight', '64,256').split(',').map(Number);
   const only = arg('only', '');
   const warmup = Number(arg('warmup', '20000'));
+  // --rate N[,N...]: one open-loop run per rate (each after the other, same server).
+  const rates = arg('rate', '0').split(',').map(Number);
   const server = await benchServer(mode);
   const port = server.port;
   const results: Result[] = [];
@@ -257,21 +279,29 @@ async function main(): Promise<void> {
       "CREATE KEYSPACE IF NOT EXISTS bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
     );
     await admin.execute('CREATE TABLE IF NOT EXISTS bench.kv (k bigint PRIMARY KEY, v blob)');
-    await admin.shutdown();
     if (warmup > 0) {
       process.stderr.write(`warm-up: ${warmup} INSERTs and SELECTs...\n`);
       for (const kind of ['insert', 'select'] as const) {
-        await run(server.pid, port, kind, inFlight[0]!, warmup, clients, 1_000_000_000);
+        await run(server.pid, port, kind, inFlight[0]!, warmup, clients, 1_000_000_000, rates[0]!);
       }
     }
-    for (const c of inFlight) {
-      const base = c * 10_000_000;
-      for (const kind of ['insert', 'select'] as const) {
-        if (only && only !== kind) continue;
-        process.stderr.write(`${kind} x${c}...\n`);
-        results.push(await run(server.pid, port, kind, c, total, clients, base));
+    for (const [r, rate] of rates.entries()) {
+      for (const c of inFlight) {
+        const base = c * 10_000_000 + r * 1_000_000;
+        for (const kind of ['insert', 'select'] as const) {
+          if (only && only !== kind) continue;
+          if (kind === 'select' && only === 'select') {
+            // The SELECTs read the keys the INSERT run of the same base wrote: without it they would read nothing.
+            process.stderr.write(`loading the rows the SELECTs read...\n`);
+            await run(server.pid, port, 'insert', c, total, clients, base, 0);
+          }
+          await quiesce(admin);
+          process.stderr.write(`${kind} x${c}${rate ? ` at ${rate}/s` : ''}...\n`);
+          results.push(await run(server.pid, port, kind, c, total, clients, base, rate));
+        }
       }
     }
+    await admin.shutdown();
   } finally {
     await server.stop();
   }
@@ -279,14 +309,14 @@ async function main(): Promise<void> {
     `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${process.argv.includes('--lean-driver') ? ' (--lean-driver)' : ''}${arg('rate', '') ? `, open loop at ${arg('rate', '')} requests/s` : ''}, client and server on one machine`,
   );
   console.log(
-    '| workload | in flight | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server ops per CPU-second |',
+    '| workload | in flight | rate/s | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server ops per CPU-second |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
     const cpu = r.serverCpuUs === undefined ? '-' : r.serverCpuUs.toFixed(1);
     const perCpuSecond = r.serverCpuUs ? Math.round(1e6 / r.serverCpuUs) : '-';
     console.log(
-      `| ${r.name} | ${r.concurrency} | ${Math.round(r.ops)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${cpu} | ${r.clientCpuUs.toFixed(1)} | ${perCpuSecond} |`,
+      `| ${r.name} | ${r.concurrency} | ${r.rate || 'closed'} | ${Math.round(r.ops)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${cpu} | ${r.clientCpuUs.toFixed(1)} | ${perCpuSecond} |`,
     );
   }
   console.log(
