@@ -53,11 +53,16 @@ Napi::Value guarded(Napi::Env env, Fn&& fn) {
   return env.Undefined();
 }
 
-uint64_t handleArg(napi_env env, napi_value v) {
+// A non-negative integer argument up to `max`; else PoolErr(code, message).
+uint64_t integerArg(napi_env env, napi_value v, double max, const char* code, const char* message) {
   double d;
-  if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0 && d <= 9007199254740992.0) || std::floor(d) != d)
-    throw PoolErr("NO_SUCH_MAP", "map handle must be a non-negative integer");
+  if (napi_get_value_double(env, v, &d) != napi_ok || !(d >= 0 && d <= max) || std::floor(d) != d)
+    throw PoolErr(code, message);
   return static_cast<uint64_t>(d);
+}
+
+uint64_t handleArg(napi_env env, napi_value v) {
+  return integerArg(env, v, 9007199254740992.0, "NO_SUCH_MAP", "map handle must be a non-negative integer");
 }
 
 struct Bytes {
@@ -434,16 +439,13 @@ napi_value PoolWrap::FastFill(napi_env env, napi_callback_info cb) {
   return fastCall<5>(env, cb, [&](PoolWrap* w, napi_value* argv) -> napi_value {
     uint64_t map = handleArg(env, argv[1]);
     Bytes key = bytesArg(env, argv[2], "key");
-    double offset;
-    if (napi_get_value_double(env, argv[3], &offset) != napi_ok || !(offset >= 0) || offset > 4294967295.0 ||
-        offset != static_cast<double>(static_cast<uint64_t>(offset)))
-      throw PoolErr("BAD_ARGUMENT", "offset must be a non-negative integer");
+    uint64_t offset = integerArg(env, argv[3], 4294967295.0, "BAD_ARGUMENT", "offset must be a non-negative integer");
     Bytes bytes = bytesArg(env, argv[4], "bytes");
     // A transaction with nothing logged: its commit is each policy's durability point (the pool-wide msync of
     // msync-commit pools; a journal pool's record of the flushed ranges, so the slice's bytes go to the journal
     // here and not with whatever commit comes next, a client's write maybe).
     Tx tx(w->pool());
-    tx.run([&] { mapFill(w->pool(), map, key.data, key.len, static_cast<uint64_t>(offset), bytes.data, bytes.len); });
+    tx.run([&] { mapFill(w->pool(), map, key.data, key.len, offset, bytes.data, bytes.len); });
     return nullptr;
   });
 }

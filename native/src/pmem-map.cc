@@ -541,7 +541,8 @@ void mapFill(Pool& pool, uint64_t map, const uint8_t* key, uint32_t klen, uint64
   if (e->child) throw PoolErr("NOT_A_VALUE", "fill: the key holds a map");
   if (offset > e->vlen || len > e->vlen - offset) throw PoolErr("BAD_ARGUMENT", "fill: past the end of the value");
   // Persisted like libpmemobj persists (cache-line flushes on pmem, msync on disk pools; journal pools record
-  // the range for their next commit): the bytes are durable before the commit that makes them reachable.
+  // the range for the commit of the transaction this runs in, addon.cc's fill): the bytes are durable before the
+  // commit that makes them reachable.
   pmemobj_memcpy_persist(pool.pop(), const_cast<uint8_t*>(e->value()) + offset, src, len);
 }
 

@@ -407,26 +407,24 @@ void Tx::abort() {
 }
 
 uint64_t Tx::alloc(size_t size, TypeNum type) {
-  uint64_t flags = POBJ_XALLOC_NO_ABORT | (pool_.sync() == SyncPolicy::MsyncRanges ? POBJ_XALLOC_NO_FLUSH : 0);
-  PMEMoid oid = pmemobj_tx_xalloc(size, type, flags);
-  if (OID_IS_NULL(oid)) {
-    if (errno == ENOMEM) throwPoolFull(pool_);
-    throw PoolErr("TX_FAILED", "allocation of " + std::to_string(size) + " bytes failed: " + lastPmemError());
-  }
-  pool_.touched().add(oid.off, ~0ull, true);
-  return oid.off;
+  return xalloc(size, type, pool_.sync() == SyncPolicy::MsyncRanges ? POBJ_XALLOC_NO_FLUSH : 0);
 }
 
 uint64_t Tx::allocUnflushed(size_t size, TypeNum type, size_t flushed) {
-  PMEMoid oid = pmemobj_tx_xalloc(size, type, POBJ_XALLOC_NO_ABORT | POBJ_XALLOC_NO_FLUSH);
+  uint64_t off = xalloc(size, type, POBJ_XALLOC_NO_FLUSH);
+  // msync policies: the pool-wide msync of the commit covers the head (as in writeSlot).
+  if (pool_.sync() == SyncPolicy::Flush || pool_.sync() == SyncPolicy::Journal)
+    rangesAtCommit_.push_back(ByteRange{off, flushed});
+  return off;
+}
+
+uint64_t Tx::xalloc(size_t size, TypeNum type, uint64_t flags) {
+  PMEMoid oid = pmemobj_tx_xalloc(size, type, POBJ_XALLOC_NO_ABORT | flags);
   if (OID_IS_NULL(oid)) {
     if (errno == ENOMEM) throwPoolFull(pool_);
     throw PoolErr("TX_FAILED", "allocation of " + std::to_string(size) + " bytes failed: " + lastPmemError());
   }
   pool_.touched().add(oid.off, ~0ull, true);
-  // msync policies: the pool-wide msync of the commit covers the head (as in writeSlot).
-  if (pool_.sync() == SyncPolicy::Flush || pool_.sync() == SyncPolicy::Journal)
-    rangesAtCommit_.push_back(ByteRange{oid.off, flushed});
   return oid.off;
 }
 

@@ -166,6 +166,8 @@ class Tx {
   void commit();
   void abort();
   void addRange(uint64_t off, size_t size, uint64_t flags);
+  /** pmemobj_tx_xalloc with `flags` (plus NO_ABORT), recorded as fresh; POOL_FULL / TX_FAILED on failure. */
+  uint64_t xalloc(size_t size, TypeNum type, uint64_t flags);
 
   Pool& pool_;
   std::vector<uint64_t> flushAtCommit_;  // offsets of LeafSlots written without a range
