@@ -12,12 +12,13 @@ import { liveCell, rowLiveness } from '../storage/mutation.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import { startFlush } from '../storage/twin/twin-flush.js';
 import { segmentBytesKey } from '../storage/twin/twin-keys.js';
+import { pauseAfterStep } from '../storage/twin/twin-worker.js';
+import { flag, numberOption } from './support/cli-options.js';
 
 const N = Number(process.argv[2] ?? 65536);
 // --rounds R: write N new rows and flush them R times (the first rounds run cold code: the last one is the figure).
-const roundsAt = process.argv.indexOf('--rounds');
-const ROUNDS = roundsAt > 0 ? Number(process.argv[roundsAt + 1]) : 3;
-const PACED = process.argv.includes('--paced');
+const ROUNDS = numberOption('--rounds', 3);
+const PACED = flag('--paced');
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-flushprof-'));
 const cols: TwinColumn[] = [
   { name: 'k', id: 0, kind: 'partition_key', type: native('bigint'), position: 0 },
@@ -87,13 +88,13 @@ async function main(): Promise<void> {
     const cpu0 = process.cpuUsage();
     let steps = 0;
     // Steps as the background worker takes them (twin sliceRows rows per read step); --paced: with the worker's
-    // pauses between them (3x the step's time), to see what an idle gap costs the next step.
+    // pauses between them, to see what an idle gap costs the next step.
     for (;;) {
       const s0 = performance.now();
       if (f.step(store.twin!.options.sliceRows)) break;
       steps++;
-      const pause = 3 * (performance.now() - s0);
-      if (PACED && pause >= 1) await new Promise((ok) => setTimeout(ok, Math.min(30, pause)));
+      const pause = pauseAfterStep(performance.now() - s0);
+      if (PACED && pause >= 1) await new Promise((ok) => setTimeout(ok, pause));
     }
     const total = performance.now() - t;
     const cpu = process.cpuUsage(cpu0);

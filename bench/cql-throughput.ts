@@ -15,6 +15,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import cassandra from 'cassandra-driver';
 import { startBenchServer } from './support/bench-server.js';
+import { flag, numberOption, stringOption } from './support/cli-options.js';
 import { processCpuMs } from './support/process-cpu.js';
 
 interface Result {
@@ -62,11 +63,6 @@ interface WorkerReport {
   latencies: number[];
   /** CPU (µs, user + system) the worker used between the start signal and its last answer. */
   cpuUs: number;
-}
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1]! : fallback;
 }
 
 const INSERT = 'INSERT INTO bench.kv (k, v) VALUES (?, ?)';
@@ -194,9 +190,9 @@ async function run(
       first: base + w * share,
       count: share,
       concurrency: Math.max(1, Math.floor(concurrency / clients)),
-      leanDriver: process.argv.includes('--lean-driver'),
+      leanDriver: flag('--lean-driver'),
       rate: rate / clients,
-      clientWarmup: Number(arg('client-warmup', '5000')),
+      clientWarmup: numberOption('--client-warmup', 5000),
     };
     const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], { stdio: 'inherit' });
     workers.push(child);
@@ -250,25 +246,25 @@ async function quiesce(admin: cassandra.Client): Promise<void> {
 
 /** The server under test: one started here, or one already running (`--port`, `--server-pid`). */
 async function benchServer(mode: string): Promise<{ port: number; pid: number | undefined; stop(): Promise<void> }> {
-  const port = arg('port', '');
+  const port = stringOption('--port') ?? '';
   if (port) {
-    const pid = arg('server-pid', '');
+    const pid = stringOption('--server-pid') ?? '';
     return { port: Number(port), pid: pid ? Number(pid) : undefined, stop: async () => {} };
   }
-  const poolSize = arg('pool-size', '');
+  const poolSize = stringOption('--pool-size') ?? '';
   const server = await startBenchServer(mode === 'disk' ? 'disk' : 'emulated', poolSize ? { poolSize } : {});
   return { port: server.port, pid: server.child.pid, stop: () => server.stop() };
 }
 
 async function main(): Promise<void> {
-  const total = Number(arg('ops', '200000'));
-  const mode = arg('mode', 'emulated');
-  const clients = Number(arg('clients', '2'));
-  const inFlight = arg('in-flight', '64,256').split(',').map(Number);
-  const only = arg('only', '');
-  const warmup = Number(arg('warmup', '20000'));
+  const total = numberOption('--ops', 200000);
+  const mode = stringOption('--mode') ?? 'emulated';
+  const clients = numberOption('--clients', 2);
+  const inFlight = (stringOption('--in-flight') ?? '64,256').split(',').map(Number);
+  const only = stringOption('--only') ?? '';
+  const warmup = numberOption('--warmup', 20000);
   // --rate N[,N...]: one open-loop run per rate (each after the other, same server).
-  const rates = arg('rate', '0').split(',').map(Number);
+  const rates = (stringOption('--rate') ?? '0').split(',').map(Number);
   const server = await benchServer(mode);
   const port = server.port;
   const results: Result[] = [];
@@ -306,7 +302,7 @@ async function main(): Promise<void> {
     await server.stop();
   }
   console.log(
-    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${process.argv.includes('--lean-driver') ? ' (--lean-driver)' : ''}${arg('rate', '') ? `, open loop at ${arg('rate', '')} requests/s` : ''}, client and server on one machine`,
+    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${flag('--lean-driver') ? ' (--lean-driver)' : ''}${stringOption('--rate') ? `, open loop at ${stringOption('--rate')} requests/s` : ''}, client and server on one machine`,
   );
   console.log(
     '| workload | in flight | rate/s | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server ops per CPU-second |',
@@ -327,8 +323,8 @@ async function main(): Promise<void> {
   );
 }
 
-const workerArg = process.argv.indexOf('--worker');
-(workerArg >= 0 ? worker(JSON.parse(process.argv[workerArg + 1]!) as WorkerJob) : main()).catch((e) => {
+const workerJob = stringOption('--worker');
+(workerJob ? worker(JSON.parse(workerJob) as WorkerJob) : main()).catch((e) => {
   console.error(e);
   process.exit(1);
 });

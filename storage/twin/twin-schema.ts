@@ -21,9 +21,9 @@ export interface TwinOptions {
   /** ...or when about this many row bytes were written since the last flush. */
   readonly flushBytes: number;
   /**
-   * Buffer rows read per flush slice (one slice a step, paced by the twin worker). 1024 rows take ~3 ms here: every slice delays
-   * the requests queued behind it, so it bounds the twin's share of the latency tail (4096-row slices, 11-16 ms,
-   * doubled an INSERT p99 at 20 000 requests/s; docs/benchmarks.md, hot path).
+   * Buffer rows read per flush slice (one slice a step, paced by the twin worker). 1024 rows take ~3 ms here: every
+   * slice delays the requests queued behind it, so it bounds the twin's share of the latency tail (4096-row slices,
+   * 11-16 ms, doubled an INSERT p99 at 20 000 requests/s; docs/benchmarks.md, hot path).
    */
   readonly sliceRows: number;
   /** Flush (and compact) in the background when thresholds pass; false: only on demand. */

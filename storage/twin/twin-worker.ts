@@ -1,6 +1,6 @@
 // Runs a table's twin flushes and compactions off the request path: bounded slices, paced to a quarter of the
-// event loop (see schedule), so requests interleave with the work; one job at a time per table. The admin entry points
-// (flushNow / compactNow) run the same steps to completion synchronously. Between them it builds the token
+// event loop (see schedule), so requests interleave with the work; one job at a time per table. The admin entry
+// points (flushNow / compactNow) run the same steps to completion synchronously. Between them it builds the token
 // filters of complete blocks of segments (segment-filter-tree.ts), one segment a step.
 
 import { PoolError } from '../native-pool.js';
@@ -20,6 +20,11 @@ const POOL_FULL_RETRY_MAX_MS = 60_000;
 /** Background steps' share of the event loop's time while the table is not behind. */
 const DUTY = 0.25;
 const MAX_PAUSE_MS = 30;
+
+/** The pause after a background step of `stepMs` that keeps background work to its DUTY share (ms). */
+export function pauseAfterStep(stepMs: number): number {
+  return Math.min(MAX_PAUSE_MS, (stepMs * (1 - DUTY)) / DUTY);
+}
 
 export class TwinWorker {
   private current: Job | undefined;
@@ -65,8 +70,8 @@ export class TwinWorker {
     this.scheduled = true;
     // Paced: after a step of d ms the next waits d * (1 - duty) / duty, so background work takes at most its duty
     // share of the event loop and a flush's CPU is spread instead of piling up behind requests. A table whose
-    // buffer already holds the next flush's rows runs flat out (the buffer must not grow without bound).
-    const pause = this.twin.backlogged() ? 0 : Math.min(MAX_PAUSE_MS, (this.lastStepMs * (1 - DUTY)) / DUTY);
+    // buffer already holds the next flush's rows or bytes runs flat out (the buffer must not grow without bound).
+    const pause = this.twin.backlogged() ? 0 : pauseAfterStep(this.lastStepMs);
     if (pause >= 1) this.timer = setTimeout(this.tick, pause);
     else setImmediate(this.tick);
   }
