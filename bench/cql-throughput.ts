@@ -6,13 +6,15 @@
 // together bound the throughput (2 cores at 40 k ops/s leave ~50 µs of CPU per operation for both).
 // Run: npx tsc -p tsconfig.json && node dist/bench/cql-throughput.js [--ops 200000] [--mode emulated|disk] [--clients 2] [--pool-size 4GiB]
 //   (PMEMCQL_DISK_SYNC=commit|journal in the environment picks the disk policy of the server)
-//   [--warmup 20000] (untimed INSERTs and SELECTs first, so that V8 has compiled the hot path: in a cold server
+//   [--warmup 80000] (untimed INSERTs and SELECTs first, so that V8 has compiled the hot path: in a cold server
 //   TurboFan's compiler threads took ~35 % of the first 40 000 requests' CPU) [--in-flight 64,256] [--only insert|select] [--port N --server-pid P] (an already running server, e.g. under
 //   `node --cpu-prof`) [--rate N[,N...]] (open loop: N requests/s in all, one run per rate, for latency at a given load; the in-flight
 //   figure is then the most outstanding at once) [--lean-driver] (driver settings that save client CPU, see leanDriverOptions)
 //   [--client-warmup 5000] (untimed requests each client process sends before the timed phase)
+//   [--slow-log FILE] (open loop: append each request slower than 5 ms, due time and latency, see writeSlowLog)
 
 import { type ChildProcess, fork } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import cassandra from 'cassandra-driver';
 import { startBenchServer } from './support/bench-server.js';
 import { flag, numberOption, stringOption } from './support/cli-options.js';
@@ -45,6 +47,8 @@ interface WorkerJob {
   rate: number;
   /** Untimed requests this worker sends first, so that its own driver code is compiled when timing starts. */
   clientWarmup: number;
+  /** Where to append this worker's slow requests (see writeSlowLog); empty: nowhere. */
+  slowLog: string;
 }
 
 /**
@@ -163,9 +167,23 @@ async function worker(job: WorkerJob): Promise<void> {
   if (job.rate > 0) await openLoop(client, job, value, latencies, start);
   else await Promise.all(Array.from({ length: job.concurrency }, closedLoop));
   const cpu = process.cpuUsage(cpu0);
+  if (job.slowLog && job.rate > 0)
+    writeSlowLog(job.slowLog, performance.timeOrigin + start, 1000 / job.rate, latencies);
   const report: WorkerReport = { latencies: Array.from(latencies), cpuUs: cpu.user + cpu.system };
   process.send!(report);
   await client.shutdown();
+}
+
+/**
+ * `--slow-log FILE`: appends the requests of an open-loop run slower than 5 ms, one line each: due time (ms since
+ * the epoch) and latency (ms), to line them up with the server's log (e.g. its `arrow twin flushed` lines).
+ */
+function writeSlowLog(file: string, origin: number, msPerRequest: number, latencies: Float64Array): void {
+  const lines: string[] = [];
+  for (let i = 0; i < latencies.length; i++) {
+    if (latencies[i]! > 5) lines.push(`${(origin + i * msPerRequest).toFixed(1)} ${latencies[i]!.toFixed(1)}\n`);
+  }
+  appendFileSync(file, lines.join(''));
 }
 
 /** Runs one workload split over `clients` worker processes started together. */
@@ -193,6 +211,7 @@ async function run(
       leanDriver: flag('--lean-driver'),
       rate: rate / clients,
       clientWarmup: numberOption('--client-warmup', 5000),
+      slowLog: stringOption('--slow-log') ?? '',
     };
     const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], { stdio: 'inherit' });
     workers.push(child);
@@ -262,7 +281,9 @@ async function main(): Promise<void> {
   const clients = numberOption('--clients', 2);
   const inFlight = (stringOption('--in-flight') ?? '64,256').split(',').map(Number);
   const only = stringOption('--only') ?? '';
-  const warmup = numberOption('--warmup', 20000);
+  // Enough INSERTs that the table's twin flushes once (65 536 rows by default): a server's first flush runs cold
+  // code, and in a 10 s run its window held most of the slow requests.
+  const warmup = numberOption('--warmup', 80000);
   // --rate N[,N...]: one open-loop run per rate (each after the other, same server).
   const rates = (stringOption('--rate') ?? '0').split(',').map(Number);
   const server = await benchServer(mode);
@@ -280,6 +301,7 @@ async function main(): Promise<void> {
       for (const kind of ['insert', 'select'] as const) {
         await run(server.pid, port, kind, inFlight[0]!, warmup, clients, 1_000_000_000, rates[0]!);
       }
+      await quiesce(admin);
     }
     for (const [r, rate] of rates.entries()) {
       for (const c of inFlight) {
