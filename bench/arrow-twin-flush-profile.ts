@@ -1,5 +1,6 @@
 // Where a twin flush spends its time (storage only, no server): N rows written in batches, then one synchronous
 // flush taken in the background worker's steps, split into its phases (and the longest step: it holds the event loop).
+// The segment is assembled in the flush thread unless PMEMCQL_TWIN_FLUSH_THREAD=off.
 //   npx tsc -p tsconfig.json && node dist/bench/arrow-twin-flush-profile.js [rows] [--rounds 3] [--paced]
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -10,8 +11,9 @@ import type { TwinColumn } from '../storage/arrow/arrow-schema.js';
 import { openSegment } from '../storage/arrow/segment-reader.js';
 import { liveCell, rowLiveness } from '../storage/mutation.js';
 import { StorageEngine } from '../storage/storage-engine.js';
-import { startFlush } from '../storage/twin/twin-flush.js';
+import { startFlush, THREAD_POLL_MS } from '../storage/twin/twin-flush.js';
 import { segmentBytesKey } from '../storage/twin/twin-keys.js';
+import { twinOptionsFromEnv } from '../storage/twin/twin-options-env.js';
 import { pauseAfterStep } from '../storage/twin/twin-worker.js';
 import { flag, numberOption } from './support/cli-options.js';
 
@@ -29,7 +31,11 @@ const cols: TwinColumn[] = [
 ];
 
 async function main(): Promise<void> {
-  const engine = StorageEngine.open({ path: join(dir, 'pool'), size: 2 ** 30, twin: { autoFlush: false } });
+  const engine = StorageEngine.open({
+    path: join(dir, 'pool'),
+    size: 2 ** 30,
+    twin: { ...twinOptionsFromEnv(process.env), autoFlush: false },
+  });
   // --no-twin: the same writes without a twin (the table's twin is off), for the write cost alone.
   const noTwin = process.argv.includes('--no-twin');
   engine.setTwinSchemaSource(() => (noTwin ? null : { columns: cols, complexToBytes: () => null }));
@@ -93,8 +99,8 @@ async function main(): Promise<void> {
       const s0 = performance.now();
       if (f.step(store.twin!.options.sliceRows)) break;
       steps++;
-      const pause = pauseAfterStep(performance.now() - s0);
-      if (PACED && pause >= 1) await new Promise((ok) => setTimeout(ok, pause));
+      const pause = f.waiting ? THREAD_POLL_MS : PACED ? pauseAfterStep(performance.now() - s0) : 0;
+      if (pause >= 1) await new Promise((ok) => setTimeout(ok, pause));
     }
     const total = performance.now() - t;
     const cpu = process.cpuUsage(cpu0);
@@ -107,6 +113,11 @@ async function main(): Promise<void> {
     console.log(
       `flush total ${total.toFixed(0)} ms in ${steps + 1} steps, longest step ${f.maxStepMs.toFixed(1)} ms; per phase (ms): ${phases}`,
     );
+    const r = f.result!;
+    const assembly = Object.entries(r.assemblyMs)
+      .map(([p, ms]) => `${p} ${ms.toFixed(1)}`)
+      .join(', ');
+    console.log(`assembled in the ${r.thread ? 'flush thread' : 'event loop'} (ms): ${assembly}`);
   }
   if (noTwin) {
     engine.close();

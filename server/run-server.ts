@@ -160,7 +160,10 @@ export async function runServer(build: ServerBuild): Promise<void> {
         steps: r.steps,
         longestStepMs: Number(r.maxStepMs.toFixed(1)),
         longestStep: r.maxStepPhase,
-        stepMs: Object.fromEntries(Object.entries(r.phaseMs).map(([k, v]) => [k, Number(v.toFixed(1))])),
+        stepMs: roundedMs(r.phaseMs),
+        // Where the rows were read and the segment built: the flush thread, or the steps above.
+        assembledIn: r.thread ? 'flush thread' : 'event loop',
+        assemblyMs: roundedMs(r.assemblyMs),
       },
       'arrow twin flushed',
     );
@@ -274,4 +277,9 @@ export async function warmStartupCode(): Promise<void> {
   buildSystemKeyspaces();
   parseStatement("SELECT v FROM ks.t WHERE k = 'k' AND c > 0 LIMIT 1");
   await import('./metrics-setup.js');
+}
+
+/** Times by phase to 0.1 ms, for a log line. */
+function roundedMs(ms: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Number(v.toFixed(1))]));
 }

@@ -52,12 +52,16 @@ export class SegmentKeyIndex {
   }
 
   /**
-   * The index over `bytes` (what `writer` wrote, e.g. its copy in the pool) from the writer's own arrays: the
-   * flush hands its new segment an index ready to search, instead of the write path decoding it on first use.
+   * The index over `bytes` (what a writer wrote, e.g. its copy in the pool) from the writer's own arrays, maybe
+   * handed over by the flush thread: a flush gives its new segment an index ready to search, instead of the write
+   * path decoding it on first use.
    */
-  static fromWriter(bytes: Buffer, writer: SegmentKeyIndexWriter): SegmentKeyIndex {
-    if (writer.count !== writer.n || bytes.length !== writer.bytes.length) throw corrupt('incomplete index');
-    return new SegmentKeyIndex(bytes, writer.n, writer.parts);
+  static fromParts(bytes: Buffer, parts: KeyIndexParts): SegmentKeyIndex {
+    const n = parts.rows.length;
+    if (bytes.length < HEADER || bytes.readUInt32BE(4) !== n || (n > 0 && parts.ends[n - 1] !== bytes.length)) {
+      throw corrupt('incomplete index');
+    }
+    return new SegmentKeyIndex(bytes, n, parts);
   }
 
   /** Encodes `keys` (sorted, Buffer.compare order; each at least the 8 token bytes long) and their segment rows. */
@@ -130,7 +134,7 @@ function corrupt(what: string): PoolError {
 }
 
 /** The decoded form of an index: per key, its token halves, byte range and segment row. */
-interface KeyIndexParts {
+export interface KeyIndexParts {
   readonly hi: Uint32Array;
   readonly lo: Uint32Array;
   readonly starts: Uint32Array;
@@ -141,7 +145,7 @@ interface KeyIndexParts {
 /** Writes a key index key by key (a background flush spreads it over several steps); `bytes` once all are added. */
 export class SegmentKeyIndexWriter {
   readonly bytes: Buffer;
-  /** The decoded index, filled as keys are added (SegmentKeyIndex.fromWriter). */
+  /** The decoded index, filled as keys are added (SegmentKeyIndex.fromParts). */
   readonly parts: KeyIndexParts;
   private added = 0;
   private at: number;

@@ -18,15 +18,22 @@ const BLOCK_WORDS = BLOCK_BITS >>> 5;
 const MAX_BITS = 2 ** 31;
 
 export class TokenFilter {
-  private readonly words: Int32Array;
+  /** The filter's bits (a flush thread hands them over: fromWords). */
+  readonly words: Int32Array;
   /** Blocks - 1 (a power of two). */
   private readonly blockMask: number;
 
-  constructor(tokens: number) {
+  constructor(tokens: number, words?: Int32Array) {
     let bits = BLOCK_BITS;
     while (bits < tokens * BITS_PER_TOKEN && bits < MAX_BITS) bits *= 2;
-    this.words = new Int32Array(bits >>> 5);
+    if (words && words.length !== bits >>> 5) throw new Error('token filter words do not match its size');
+    this.words = words ?? new Int32Array(bits >>> 5);
     this.blockMask = bits / BLOCK_BITS - 1;
+  }
+
+  /** The filter of `tokens` tokens whose bits another thread computed. */
+  static fromWords(tokens: number, words: Int32Array): TokenFilter {
+    return new TokenFilter(tokens, words);
   }
 
   /** The token's (signed high, low) 32-bit halves. */

@@ -14,6 +14,7 @@
 import type { MapHandle, NativePool, WriteBatch } from '../native-pool.js';
 import { type BufferEntry, compareEntries, compareEntryWith, lowerBound } from './buffer-entry.js';
 import { BufferRecordBuilder, walkRecord } from './buffer-record.js';
+import { arenaCopy, slabIdOf } from './record-arena.js';
 import { SortedViewJob } from './sorted-view-job.js';
 
 /** One record of the log: its sequence number, bytes and entry count. */
@@ -118,7 +119,8 @@ export class TwinBuffer {
   }
 
   private addRecord(r: LogRecord): void {
-    this.records.push(r);
+    // The flush thread reads records where they are: in the arena (records replayed from the pool are copied).
+    this.records.push(slabIdOf(r.bytes) !== 0 ? r : { seq: r.seq, bytes: arenaCopy(r.bytes), entries: r.entries });
     if (r.seq >= this.nextSeq) this.nextSeq = r.seq + 1;
     this.entryCount += r.entries;
   }

@@ -8,23 +8,15 @@
 // the buffer (its newer record) and its copy in the new segment is born deleted, so the segment never shadows a
 // newer version. A crash leaves the old state (plus unused staged bytes) or the new one.
 
-import { TOKEN_FIELD_INDEX, type TwinLayout, twinLayout } from '../arrow/arrow-schema.js';
+import { isMultiCell } from '../../cql/types/cql-type.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
-import { SegmentBatchBuilder } from '../arrow/segment-batch-builder.js';
-import {
-  type BuiltSegment,
-  buildSegmentBatch,
-  type CellLookup,
-  serializeSegment,
-  type TwinRow,
-} from '../arrow/segment-builder.js';
-import { openSegment } from '../arrow/segment-reader.js';
-import { deserializePartitionKey } from '../partition-key.js';
-import { readClusteringValues, singleRowAt, singleRowShadowTsAt } from '../row-codec.js';
+import { type OpenSegment, openSegment } from '../arrow/segment-reader.js';
 import type { BufferEntry } from './buffer-entry.js';
 import { walkRecord } from './buffer-record.js';
-import { FlushRowReader } from './flush-row-reader.js';
-import { SegmentKeyIndex, SegmentKeyIndexWriter } from './segment-key-index.js';
+import { FlushInputWriter } from './flush-input.js';
+import { FlushThreadClient } from './flush-thread-client.js';
+import { type AssembledSegment, type AssemblerSetup, FATE_KEEP, SegmentAssembler } from './segment-assembler.js';
+import { SegmentKeyIndex } from './segment-key-index.js';
 import type { SortedViewJob } from './sorted-view-job.js';
 import type { FlushWatch, TableTwin } from './table-twin.js';
 import { NEXT_ID_KEY } from './table-twin.js';
@@ -36,7 +28,6 @@ import {
   type SegmentRecord,
   segmentBytesKey,
   segmentKey,
-  splitTwinKey,
 } from './twin-keys.js';
 import { TwinRowSource } from './twin-row-source.js';
 import type { TwinSchema } from './twin-schema.js';
@@ -59,21 +50,16 @@ export interface FlushResult {
   steps: number;
   /** Time in steps by phase (ms; the event loop's share of the flush: the rest of `ms` served requests). */
   phaseMs: Readonly<Record<string, number>>;
-}
-
-/** Why a buffered row is not in the segment. */
-type Fate = 'flush' | 'drop' | 'keep';
-
-/** Cell values by column id (ids are small integers). */
-class ArrayCells implements CellLookup {
-  readonly v: (Uint8Array | undefined)[] = [];
-  get(id: number): Uint8Array | null | undefined {
-    return this.v[id];
-  }
+  /** The segment assembler's time by phase (ms), in the flush thread when `thread`, else within `rows`/`assemble`. */
+  assemblyMs: Readonly<Record<string, number>>;
+  thread: boolean;
 }
 
 /** The steps of a flush, in order. */
-export type Phase = 'sort' | 'read' | 'build' | 'serialize' | 'index' | 'filter' | 'stage' | 'commit' | 'reclaim';
+export type Phase = 'sort' | 'rows' | 'assemble' | 'stage' | 'open' | 'commit' | 'reclaim';
+
+/** How often a flush waiting for its thread looks for the answer (ms); meanwhile it checks rewritten rows. */
+export const THREAD_POLL_MS = 5;
 
 export class TwinFlush implements FlushWatch {
   cancelled = false;
@@ -85,28 +71,14 @@ export class TwinFlush implements FlushWatch {
   private snapshot: readonly BufferEntry[] = [];
   /** The last log record when the flush started: the flush consumes the records up to it. */
   private readonly upTo: number;
+  /** Snapshot rows handed to the assembler so far. */
   private pos = 0;
-  /** Per snapshot row read: its fate. */
-  private readonly fates: Fate[] = [];
-  /** For each flushed row (in read order), its index in `snapshot`. */
-  private rowKeyIndex: number[] = [];
-  /**
-   * Rows go straight into the column encoders as they are read (the buffer's order is the row store's), except
-   * after a pair of rows arrives out of the row store's order — only possible for two partitions with one token
-   * and keys of different lengths: then the flush reads the buffer again, keeping rows as objects to sort them.
-   */
-  private builder: SegmentBatchBuilder | undefined;
-  private rows: TwinRow[] = [];
-  private prevEntry: BufferEntry | undefined;
-  private prevPkStart = 0;
-  private prevPkEnd = 0;
-  private prevTokenHigh = 0;
-  private prevTokenLow = 0;
-  private readonly rowReader: FlushRowReader;
-  /** For each regular column of the layout (its order), its slot in rowReader (-1: not in the schema). */
-  private readonly regularSlots: Int32Array;
-  private readonly layout: TwinLayout;
-  private readonly source: TwinRowSource;
+  private readonly input: FlushInputWriter;
+  /** Where the segment is assembled: in this thread (steps of this flush) or by the flush thread (job). */
+  private assembler: SegmentAssembler | undefined;
+  private thread: FlushThreadClient | undefined;
+  private job = 0;
+  private assembled: AssembledSegment | undefined;
   /** Per snapshot row, 1 when a record committed since the flush started rewrites it (its segment copy is stale). */
   private touched = new Uint8Array(0);
   private tokenHigh = new Uint32Array(0);
@@ -117,26 +89,12 @@ export class TwinFlush implements FlushWatch {
   private stagedId: number | undefined;
   /** Bytes of the staged values filled in so far (the IPC bytes, then the key index). */
   private stagedBytes = 0;
-  /** Products of the build steps. */
-  private built: BuiltSegment | undefined;
-  private ipc: Uint8Array | undefined;
-  private tokens: TokenFilter | undefined;
-  private keyIndex: SegmentKeyIndexWriter | undefined;
-  private segmentRow: Uint32Array | undefined;
-  /** Total length of the flushed rows' keys (the key index's size). */
-  private keyBytes = 0;
+  /** The staged segment opened for reading, its key index and token filter (the 'open' step), for the commit. */
+  private opened:
+    | { segment: OpenSegment | undefined; keys: SegmentKeyIndex | undefined; tokens: TokenFilter }
+    | undefined;
   /** Time spent per step kind, and the longest single step (for profiles: a step holds the event loop). */
-  readonly phaseMs: Record<Phase, number> = {
-    sort: 0,
-    read: 0,
-    build: 0,
-    serialize: 0,
-    index: 0,
-    filter: 0,
-    stage: 0,
-    commit: 0,
-    reclaim: 0,
-  };
+  readonly phaseMs: Record<Phase, number> = { sort: 0, rows: 0, assemble: 0, stage: 0, open: 0, commit: 0, reclaim: 0 };
   maxStepMs = 0;
   private maxStepPhase = '';
   private steps = 0;
@@ -145,15 +103,12 @@ export class TwinFlush implements FlushWatch {
   constructor(
     private readonly twin: TableTwin,
     private readonly schema: TwinSchema,
+    /** Assemble in the flush thread (a table with multi-cell columns needs the schema layer: never). */
+    useThread: boolean,
   ) {
-    this.layout = twinLayout(schema.columns);
-    const regular = schema.columns.filter((c) => c.kind === 'regular');
-    this.rowReader = new FlushRowReader(regular.map((c) => c.id));
-    const keyColumns = this.layout.partitionKey.length + this.layout.clustering.length;
-    this.regularSlots = Int32Array.from(this.layout.columns.slice(keyColumns), (c) =>
-      regular.findIndex((r) => r.id === c.id),
-    );
-    this.source = new TwinRowSource(twin.table);
+    this.input = new FlushInputWriter(new TwinRowSource(twin.table), twin.table.clustered);
+    const multiCell = schema.columns.some((c) => c.kind === 'regular' && isMultiCell(c.type));
+    if (useThread && !multiCell) this.thread = FlushThreadClient.shared(twin.options.flushThreadNice);
     // The same records: the view job takes the records committed now.
     this.upTo = twin.buffer.lastSeq;
     this.checkedSeq = this.upTo;
@@ -166,46 +121,40 @@ export class TwinFlush implements FlushWatch {
     return this.done ? 'done' : this.phase;
   }
 
-  /** One bounded step (reading up to `limit` buffer rows, or one build step); true when finished or cancelled. */
-  step(limit: number): boolean {
+  /** Waiting for the flush thread: the next step is worth taking only after a while (THREAD_POLL_MS). */
+  get waiting(): boolean {
+    return this.phase === 'assemble' && this.thread !== undefined && !this.done;
+  }
+
+  /**
+   * One bounded step (handing over up to `limit` buffer rows, or one build step); true when finished or cancelled.
+   * `blocking`: wait for the flush thread's answer instead of returning (an admin flush, run to the end at once).
+   */
+  step(limit: number, blocking = false): boolean {
     if (this.done) return true;
     if (this.cancelled || this.twin.table.dropped) return this.finishCancelled();
     const t0 = performance.now();
     const phase = this.phase;
     switch (phase) {
       case 'sort':
-        if (this.viewJob!.step(limit * 4)) this.startReading(this.viewJob!);
+        if (this.viewJob!.step(limit * 4)) this.startAssembly(this.viewJob!);
         break;
-      case 'read':
+      case 'rows':
         this.markTouched(limit);
-        this.readRows(limit);
+        this.sendRows(limit);
         break;
-      case 'build':
+      case 'assemble':
         this.markTouched(limit);
-        this.built = this.buildBatch();
-        this.phase = 'serialize';
+        if (this.assembleStep(limit, blocking)) this.phase = this.assembled!.ipc ? 'stage' : 'commit';
         break;
-      case 'serialize':
-        this.markTouched(limit);
-        this.ipc = serializeSegment(this.built!);
-        this.phase = 'index';
-        break;
-      case 'index':
-        this.markTouched(limit);
-        // Copying a key costs about what reading a few bytes of a row does.
-        if (this.writeKeyIndex(limit * 8)) this.phase = 'filter';
-        break;
-      case 'filter': {
-        this.markTouched(limit);
-        // The new segment's token filter, here rather than on the first write that meets the segment.
-        const batch = this.built!.batch;
-        this.tokens = TokenFilter.ofColumn(batch.data.children[TOKEN_FIELD_INDEX], batch.numRows);
-        this.phase = 'stage';
-        break;
-      }
       case 'stage':
         this.markTouched(limit);
-        if (this.stageBytes()) this.phase = 'commit';
+        if (this.stageBytes()) this.phase = 'open';
+        break;
+      case 'open':
+        this.markTouched(limit);
+        this.openStaged();
+        this.phase = 'commit';
         break;
       case 'commit':
         this.markTouched(Number.POSITIVE_INFINITY);
@@ -232,32 +181,56 @@ export class TwinFlush implements FlushWatch {
     return this.done;
   }
 
-  private startReading(job: SortedViewJob): void {
+  private startAssembly(job: SortedViewJob): void {
     const view = job.view;
     this.viewJob = undefined;
     this.snapshot = view;
-    this.builder = new SegmentBatchBuilder(this.layout, Math.min(view.length, 1 << 16));
     this.touched = new Uint8Array(view.length);
     // The view's tokens as two numbers each: markTouched's binary search compares those, not the entries.
     this.tokenHigh = job.viewHigh;
     this.tokenLow = job.viewLow;
-    this.phase = 'read';
+    const setup: AssemblerSetup = {
+      columns: this.schema.columns,
+      clustered: this.twin.table.clustered,
+      rows: view.length,
+    };
+    if (view.length === 0) {
+      // Nothing to assemble: straight to the commit (it still removes the records read).
+      this.thread = undefined;
+      const empty = new SegmentAssembler(setup);
+      empty.end();
+      empty.step(1);
+      this.assembled = empty.result;
+      this.phase = 'commit';
+      return;
+    }
+    if (this.thread) this.job = this.thread.begin(setup);
+    else this.assembler = new SegmentAssembler(setup, (id, v) => this.schema.complexToBytes(id, v));
+    this.phase = 'rows';
   }
 
-  private readRows(limit: number): void {
-    const now = Math.floor(Date.now() / 1000);
+  /** Hands the next `limit` snapshot rows to the assembler; in this thread, it reads them at once. */
+  private sendRows(limit: number): void {
     const end = Math.min(this.snapshot.length, this.pos + limit);
-    for (; this.pos < end; this.pos++) {
-      const fate = this.readRow(this.snapshot[this.pos]!, this.pos, now);
-      if (fate === 'unordered') {
-        this.restartUnstreamed();
-        return;
-      }
-      this.fates.push(fate);
+    const slice = this.input.slice(this.snapshot, this.pos, end);
+    this.pos = end;
+    const last = end === this.snapshot.length;
+    if (this.thread) {
+      this.thread.rows(this.job, slice);
+      if (last) this.thread.end(this.job);
+    } else {
+      const a = this.assembler!;
+      a.add(slice);
+      a.step(limit);
+      if (last) a.end();
     }
-    if (this.pos < this.snapshot.length) return;
-    // Nothing to build: straight to the commit (it still removes the records read).
-    this.phase = this.rowKeyIndex.length > 0 ? 'build' : 'commit';
+    if (last) this.phase = 'assemble';
+  }
+
+  private assembleStep(limit: number, blocking: boolean): boolean {
+    if (this.thread) this.assembled = blocking ? this.thread.wait(this.job) : this.thread.take(this.job);
+    else if (this.assembler!.step(limit)) this.assembled = this.assembler!.result;
+    return this.assembled !== undefined;
   }
 
   /** After the reclaim steps: the flush is over (the next one may start). */
@@ -279,6 +252,7 @@ export class TwinFlush implements FlushWatch {
       return true;
     }
     this.done = true;
+    if (this.thread && this.job !== 0 && !this.assembled) this.thread.cancel(this.job);
     const id = this.stagedId;
     this.stagedId = undefined;
     if (id !== undefined && !this.twin.table.dropped) {
@@ -295,105 +269,6 @@ export class TwinFlush implements FlushWatch {
     if (this.twin.flushing === this) this.twin.flushing = undefined;
     this.result = this.resultOf(undefined, 0, 0);
     return true;
-  }
-
-  /** Reads the buffer again from the start, keeping rows as objects to sort them at the end. */
-  private restartUnstreamed(): void {
-    this.builder = undefined;
-    this.pos = 0;
-    this.fates.length = 0;
-    this.rowKeyIndex = [];
-    this.keyBytes = 0;
-    this.rows = [];
-  }
-
-  /** Snapshot row `index` as a segment row, or why it is not one ('unordered': it breaks the row store's order). */
-  private readRow(e: BufferEntry, index: number, now: number): Fate | 'unordered' {
-    if (e.valueEnd === e.valueAt) return 'drop'; // deleted
-    const rec = e.rec;
-    const marker = e.valueEnd - e.valueAt === 1 && rec[e.valueAt] === 0xff;
-    let buf: Buffer;
-    let offset: number;
-    let end: number;
-    let shadowTs: number;
-    let clustering: Buffer = EMPTY;
-    if (!this.twin.table.clustered && !marker) {
-      // The buffer value is the whole single-row partition: read it in place.
-      buf = rec;
-      shadowTs = singleRowShadowTsAt(rec, e.valueAt);
-      offset = singleRowAt(rec, e.valueAt);
-      end = e.valueEnd;
-      if (offset >= end) return 'drop';
-    } else {
-      const parts = splitTwinKey(e.key);
-      const ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, e.value);
-      if (!ref) return 'drop';
-      buf = ref.buf;
-      offset = ref.offset;
-      end = ref.buf.length;
-      shadowTs = ref.shadowTs;
-      clustering = ref.clustering;
-    }
-    const row = this.rowReader;
-    if (!row.read(buf, offset, end, shadowTs, now)) return 'drop';
-    // `_expires` must mean "the whole row is gone then": every live part expires at the same second, or none does.
-    if (row.mixed || (row.permanent && row.expiry >= 0)) return 'keep';
-    const writetime = Number.isFinite(row.writetime) ? row.writetime : 0;
-    const expires = row.expiry >= 0 ? row.expiry : null;
-    const pkStart = e.keyAt + 10;
-    const pkEnd = pkStart + ((rec[e.keyAt + 8]! << 8) | rec[e.keyAt + 9]!);
-    if (this.builder) {
-      // The sortable token bytes are the token with its sign bit flipped.
-      const th = rec.readInt32BE(e.keyAt) ^ (0x80000000 | 0);
-      const tl = rec.readInt32BE(e.keyAt + 4);
-      // Same token, another partition: the row store orders the serialized keys bytewise, the buffer by length
-      // first. Rows of one partition come in clustering order in both.
-      const prev = this.prevEntry;
-      if (prev && th === this.prevTokenHigh && tl === this.prevTokenLow) {
-        const c = rec.compare(prev.rec, this.prevPkStart, this.prevPkEnd, pkStart, pkEnd);
-        if (c < 0) return 'unordered';
-      }
-      this.prevEntry = e;
-      this.prevPkStart = pkStart;
-      this.prevPkEnd = pkEnd;
-      this.prevTokenHigh = th;
-      this.prevTokenLow = tl;
-      this.rowKeyIndex.push(index);
-      this.keyBytes += e.keyEnd - e.keyAt;
-      const b = this.builder;
-      b.beginRow(th, tl, rec, pkStart, pkEnd, buf, row.clusteringAt, writetime, expires);
-      for (let j = 0; j < this.regularSlots.length; j++) {
-        const slot = this.regularSlots[j]!;
-        const start = slot < 0 ? -1 : row.starts[slot]!;
-        if (start >= 0) b.cell(j).appendRange(buf, start, row.ends[slot]!);
-        else b.cell(j).append(slot < 0 ? null : this.complexBytes(slot));
-      }
-      return 'flush';
-    }
-    const cells = new ArrayCells();
-    for (let slot = 0; slot < row.columns.length; slot++) {
-      const start = row.starts[slot]!;
-      const v = start >= 0 ? buf.subarray(start, row.ends[slot]!) : this.complexBytes(slot);
-      if (v) cells.v[row.columns[slot]!] = v;
-    }
-    this.rowKeyIndex.push(index);
-    this.keyBytes += e.keyEnd - e.keyAt;
-    this.rows.push({
-      token: tokenOfKey(e.key),
-      partitionKey: deserializePartitionKey(rec.subarray(pkStart, pkEnd), this.layout.partitionKey.length),
-      clustering: readClusteringValues(buf, row.clusteringAt),
-      clusteringKey: this.twin.table.clustered ? clustering : undefined,
-      cells,
-      writetime,
-      expires,
-    });
-    return 'flush';
-  }
-
-  /** The value CQL returns for the complex column in `slot` of the row just read (null: none). */
-  private complexBytes(slot: number): Buffer | null {
-    const cv = this.rowReader.complex[slot];
-    return cv ? this.schema.complexToBytes(this.rowReader.columns[slot]!, cv) : null;
   }
 
   /**
@@ -436,37 +311,6 @@ export class TwinFlush implements FlushWatch {
     }
   }
 
-  /** The segment's batch, and which flushed row (read order) each segment row is. */
-  private buildBatch(): BuiltSegment {
-    if (!this.builder) return buildSegmentBatch(this.layout, this.rows);
-    const order = new Uint32Array(this.builder.length);
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    return { batch: this.builder.finish(), order };
-  }
-
-  /**
-   * Adds up to `budget` keys to the new segment's key index: the flushed keys (read in key order) and their
-   * segment rows. True once every key is in.
-   */
-  private writeKeyIndex(budget: number): boolean {
-    const n = this.rowKeyIndex.length;
-    if (!this.keyIndex) {
-      const order = this.built!.order;
-      const segmentRow = new Uint32Array(n);
-      for (let i = 0; i < n; i++) segmentRow[order[i]!] = i;
-      this.segmentRow = segmentRow;
-      this.keyIndex = new SegmentKeyIndexWriter(n, this.keyBytes);
-    }
-    const w = this.keyIndex;
-    const segmentRow = this.segmentRow!;
-    const end = Math.min(n, w.count + budget);
-    for (let i = w.count; i < end; i++) {
-      const e = this.snapshot[this.rowKeyIndex[i]!]!;
-      w.add(e.rec, e.keyAt, e.keyEnd, segmentRow[i]!);
-    }
-    return w.count === n;
-  }
-
   /**
    * The segment's bytes and its key index, under the id the segment will take: one small transaction reserves both
    * values, then each step copies and persists one slice (`NativePool.fill`, nothing logged). Nothing refers to
@@ -477,8 +321,8 @@ export class TwinFlush implements FlushWatch {
   private stageBytes(): boolean {
     const twin = this.twin;
     const segments = twin.handles.segments;
-    const ipc = this.ipc!;
-    const keys = this.keyIndex!.bytes;
+    const ipc = this.assembled!.ipc!;
+    const keys = this.assembled!.keyIndex!;
     if (this.stagedId === undefined) {
       this.stagedId = twin.pendingSegmentId();
       twin.pool.apply(
@@ -501,6 +345,22 @@ export class TwinFlush implements FlushWatch {
   }
 
   /**
+   * What the commit hands the table with the new segment, prepared in a step of its own (opening the segment's
+   * Arrow metadata took ~1 ms, 3-9 ms under load, of a commit step): the segment opened on its IPC bytes, its key
+   * index in place in the pool, searchable at once (the assembler decoded it while writing it), and its token filter.
+   */
+  private openStaged(): void {
+    const a = this.assembled!;
+    const ipc = a.ipc!;
+    const keyBytes = this.twin.pool.view(this.twin.handles.segments, keyIndexKey(this.stagedId!));
+    this.opened = {
+      segment: ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined,
+      keys: keyBytes && a.keyParts ? SegmentKeyIndex.fromParts(keyBytes, a.keyParts) : undefined,
+      tokens: TokenFilter.fromWords(a.rowKeyIndex.length, a.tokenWords!),
+    };
+  }
+
+  /**
    * One transaction: the staged segment's record and deletion-vector chunks; the buffer records read are marked
    * consumed and the rows the flush keeps go back in one record.
    */
@@ -513,23 +373,24 @@ export class TwinFlush implements FlushWatch {
     let kept = 0;
     let record: SegmentRecord | undefined;
     let dv: DeletionVector | undefined;
-    const ipc = this.ipc;
-    const built = this.built;
+    const a = this.assembled!;
+    const ipc = a.ipc;
     const touched = this.touched;
-    const n = this.rowKeyIndex.length;
-    if (n > 0 && ipc && built && this.stagedId !== undefined) {
+    const rowKeyIndex = a.rowKeyIndex;
+    const n = rowKeyIndex.length;
+    if (n > 0 && ipc && this.stagedId !== undefined) {
       const id = this.stagedId;
-      const first = tokenOfKey(this.snapshot[this.rowKeyIndex[built.order[0]!]!]!.key);
-      const last = tokenOfKey(this.snapshot[this.rowKeyIndex[built.order[n - 1]!]!]!.key);
+      const first = tokenOfKey(this.snapshot[a.firstRow]!.key);
+      const last = tokenOfKey(this.snapshot[a.lastRow]!.key);
       record = { id, rows: n, firstToken: first, lastToken: last, ts: Date.now(), size: ipc.length };
       dv = new DeletionVector(n);
       batch.put(h.index, segmentKey(id), encodeSegmentRecord(record));
       const next = Buffer.allocUnsafe(4);
       next.writeUInt32BE(id + 1, 0);
       batch.put(h.index, NEXT_ID_KEY, next);
-      const segmentRow = this.segmentRow!;
+      const segmentRow = a.segmentRow;
       // Written since it was read: the buffer keeps it, this copy is stale from birth.
-      for (let i = 0; i < n; i++) if (touched[this.rowKeyIndex[i]!] === 1) dv.set(segmentRow[i]!);
+      for (let i = 0; i < n; i++) if (touched[rowKeyIndex[i]!] === 1) dv.set(segmentRow[i]!);
       for (const c of dv.takeDirtyChunks()) batch.put(h.deletions, chunkKey(id, c.index), Buffer.from(c.bytes));
     }
     // The buffer: the records read go; rows the flush keeps buffered go back in one record, except rows written
@@ -538,7 +399,7 @@ export class TwinFlush implements FlushWatch {
     const rows = this.snapshot;
     for (let i = 0; i < rows.length; i++) {
       if (touched[i] === 1) kept++;
-      else if (this.fates[i] === 'keep') {
+      else if (a.fates[i] === FATE_KEEP) {
         kept++;
         survivors.push(rows[i]!);
       }
@@ -549,10 +410,8 @@ export class TwinFlush implements FlushWatch {
     mirror();
     if (record && dv) {
       twin.segmentCommitted(record.id);
-      // The key index in place in the pool, searchable at once (the writer decoded it while writing).
-      const keyBytes = pool.view(h.segments, keyIndexKey(record.id));
-      const keys = keyBytes ? SegmentKeyIndex.fromWriter(keyBytes, this.keyIndex!) : undefined;
-      twin.addSegment(record, dv, ipc && ipc.byteOffset % 8 === 0 ? openSegment(ipc) : undefined, keys, this.tokens);
+      const o = this.opened!;
+      twin.addSegment(record, dv, o.segment, o.keys, o.tokens);
     }
     twin.bufferBaseline = survivors.length;
     twin.bytesSinceFlush = 0;
@@ -572,6 +431,8 @@ export class TwinFlush implements FlushWatch {
       maxStepPhase: this.maxStepPhase,
       steps: this.steps,
       phaseMs: this.phaseMs,
+      assemblyMs: this.assembled?.phaseMs ?? this.assembler?.phaseMs ?? {},
+      thread: this.thread !== undefined,
     };
   }
 }
@@ -581,10 +442,9 @@ export function startFlush(twin: TableTwin): TwinFlush | undefined {
   if (twin.flushing || twin.table.dropped) return undefined;
   const schema = twin.currentSchema();
   if (!schema) return undefined;
-  return new TwinFlush(twin, schema);
+  return new TwinFlush(twin, schema, twin.options.flushThread);
 }
 
-const EMPTY = Buffer.alloc(0);
 const SIGN = -(2n ** 63n);
 
 /**

@@ -1,5 +1,6 @@
 // Arrow twin options from the environment (the server's storage options): PMEMCQL_TWIN_FLUSH_ROWS,
-// PMEMCQL_TWIN_FLUSH_BYTES, PMEMCQL_TWIN_SLICE_ROWS, PMEMCQL_TWIN_AUTO_FLUSH (0/false: flush only on demand).
+// PMEMCQL_TWIN_FLUSH_BYTES, PMEMCQL_TWIN_SLICE_ROWS, PMEMCQL_TWIN_AUTO_FLUSH (0/false: flush only on demand),
+// PMEMCQL_TWIN_FLUSH_THREAD (0/off: assemble segments on the event loop), PMEMCQL_TWIN_FLUSH_NICE (0-19).
 
 import type { TwinOptions } from './twin-schema.js';
 
@@ -19,6 +20,16 @@ export function twinOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<TwinOptions>
   const slice = num('PMEMCQL_TWIN_SLICE_ROWS');
   if (slice !== undefined) out.sliceRows = slice;
   const auto = env.PMEMCQL_TWIN_AUTO_FLUSH;
-  if (auto !== undefined && auto !== '') out.autoFlush = !['0', 'false', 'off', 'no'].includes(auto.toLowerCase());
+  if (auto !== undefined && auto !== '') out.autoFlush = !OFF.includes(auto.toLowerCase());
+  const thread = env.PMEMCQL_TWIN_FLUSH_THREAD;
+  if (thread !== undefined && thread !== '') out.flushThread = !OFF.includes(thread.toLowerCase());
+  const nice = env.PMEMCQL_TWIN_FLUSH_NICE;
+  if (nice !== undefined && nice !== '') {
+    const n = Number(nice);
+    if (!Number.isInteger(n) || n < 0 || n > 19) throw new Error(`PMEMCQL_TWIN_FLUSH_NICE must be 0-19, got ${nice}`);
+    out.flushThreadNice = n;
+  }
   return out;
 }
+
+const OFF = ['0', 'false', 'off', 'no'];

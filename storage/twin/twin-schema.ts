@@ -28,6 +28,13 @@ export interface TwinOptions {
   readonly sliceRows: number;
   /** Flush (and compact) in the background when thresholds pass; false: only on demand. */
   readonly autoFlush: boolean;
+  /**
+   * Assemble segments (read rows, build, serialize, key index, token filter) in the flush thread instead of the
+   * event loop's paced steps (tables with multi-cell columns always assemble on the event loop).
+   */
+  readonly flushThread: boolean;
+  /** The flush thread's nice value (Linux; 0: the server's priority). */
+  readonly flushThreadNice: number;
 }
 
 export const DEFAULT_TWIN_OPTIONS: TwinOptions = {
@@ -35,4 +42,6 @@ export const DEFAULT_TWIN_OPTIONS: TwinOptions = {
   flushBytes: 64 * 1024 * 1024,
   sliceRows: 1024,
   autoFlush: true,
+  flushThread: true,
+  flushThreadNice: 10,
 };

@@ -7,7 +7,7 @@ import { PoolError } from '../native-pool.js';
 import type { FilterBuild } from './segment-filter-tree.js';
 import type { TableTwin } from './table-twin.js';
 import { type CompactionResult, pickVictims, TwinCompaction } from './twin-compaction.js';
-import { type FlushResult, startFlush, type TwinFlush } from './twin-flush.js';
+import { type FlushResult, startFlush, THREAD_POLL_MS, type TwinFlush } from './twin-flush.js';
 
 type Job =
   | { kind: 'flush'; job: TwinFlush }
@@ -71,7 +71,14 @@ export class TwinWorker {
     // Paced: after a step of d ms the next waits d * (1 - duty) / duty, so background work takes at most its duty
     // share of the event loop and a flush's CPU is spread instead of piling up behind requests. A table whose
     // buffer already holds the next flush's rows or bytes runs flat out (the buffer must not grow without bound).
-    const pause = this.twin.backlogged() ? 0 : pauseAfterStep(this.lastStepMs);
+    // A flush waiting for the flush thread looks again a little later (it checks rewritten rows meanwhile).
+    const cur = this.current;
+    const pause =
+      cur?.kind === 'flush' && cur.job.waiting
+        ? THREAD_POLL_MS
+        : this.twin.backlogged()
+          ? 0
+          : pauseAfterStep(this.lastStepMs);
     if (pause >= 1) this.timer = setTimeout(this.tick, pause);
     else setImmediate(this.tick);
   }
@@ -143,7 +150,9 @@ export class TwinWorker {
     const cur = this.current;
     if (!cur) return;
     try {
-      while (!cur.job.step(this.twin.options.sliceRows)) {}
+      const limit = this.twin.options.sliceRows;
+      // A flush waits for its thread's answer synchronously (no event-loop turn could deliver it).
+      while (!(cur.kind === 'flush' ? cur.job.step(limit, true) : cur.job.step(limit))) {}
     } catch (e) {
       this.abandon(cur);
       throw e;

@@ -1,0 +1,92 @@
+// The rows a flush turns into a segment, as the segment assembler reads them: per row of the buffer view (in its
+// order), where its twin key and stored bytes are, in the record arena's slabs (record-arena.ts): a buffer entry's
+// key and value are in its record; a row the buffer only marks ("read the row store") is copied from the row store
+// into the arena. Nothing else is needed, so the assembler can run in the flush thread (flush-thread.ts), reading
+// the rows where they are, while the main thread (which owns the pool) serves requests.
+//
+// A slice holds ROW_FIELDS numbers per row in `meta`: kind, key slab, key start, key end, row slab, row start, row
+// end (offsets within the slab), shadow timestamp; and the slabs it names that earlier slices of the flush did not.
+
+import type { BufferEntry } from './buffer-entry.js';
+import { arenaCopy, slabIdOf, slabOf } from './record-arena.js';
+import { splitTwinKey } from './twin-keys.js';
+import type { TwinRowSource } from './twin-row-source.js';
+
+export const ROW_FIELDS = 8;
+/** Deleted in the buffer, or gone from the row store: not in the segment. */
+export const ROW_DROPPED = 0;
+/** An unclustered table's buffer value as stored: the partition header (its deletion), then the row. */
+export const ROW_PARTITION = 1;
+/** The row's bytes; the shadow timestamp (partition deletion, range tombstones covering it) comes with it. */
+export const ROW_RESOLVED = 2;
+
+export interface FlushSlice {
+  readonly rows: number;
+  readonly meta: Float64Array;
+  /** [slab id, slab] for each slab first named by this slice (shared with the flush thread, not copied). */
+  readonly slabs: readonly (readonly [number, SharedArrayBuffer])[];
+}
+
+/** Describes buffer view entries slice by slice, reading the row store where the buffer says to. */
+export class FlushInputWriter {
+  private readonly sent = new Set<number>();
+  private lastSlab = 0;
+  private slabs: [number, SharedArrayBuffer][] = [];
+
+  constructor(
+    private readonly source: TwinRowSource,
+    private readonly clustered: boolean,
+  ) {}
+
+  /** View entries [from, to) as one slice. */
+  slice(view: readonly BufferEntry[], from: number, to: number): FlushSlice {
+    const n = to - from;
+    const meta = new Float64Array(n * ROW_FIELDS);
+    this.slabs = [];
+    for (let i = 0; i < n; i++) {
+      const e = view[from + i]!;
+      const m = i * ROW_FIELDS;
+      const valueLength = e.valueEnd - e.valueAt;
+      if (valueLength === 0) continue; // ROW_DROPPED: deleted
+      const rec = e.rec;
+      const keySlab = this.note(rec);
+      const base = rec.byteOffset;
+      meta[m + 1] = keySlab;
+      meta[m + 2] = base + e.keyAt;
+      meta[m + 3] = base + e.keyEnd;
+      const marker = valueLength === 1 && rec[e.valueAt] === 0xff;
+      if (!this.clustered && !marker) {
+        meta[m] = ROW_PARTITION;
+        meta[m + 4] = keySlab;
+        meta[m + 5] = base + e.valueAt;
+        meta[m + 6] = base + e.valueEnd;
+        continue;
+      }
+      const parts = splitTwinKey(e.key);
+      const ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, e.value);
+      if (!ref) continue;
+      // A row read from the row store is copied into the arena; a buffer value is where it is.
+      const row = slabIdOf(ref.buf) !== 0 ? ref.buf : arenaCopy(ref.buf, ref.offset);
+      const rowAt = row === ref.buf ? row.byteOffset + ref.offset : row.byteOffset;
+      meta[m] = ROW_RESOLVED;
+      meta[m + 4] = this.note(row);
+      meta[m + 5] = rowAt;
+      meta[m + 6] = row.byteOffset + row.length;
+      meta[m + 7] = ref.shadowTs;
+    }
+    return { rows: n, meta, slabs: this.slabs };
+  }
+
+  /** The slab id of `b`, which the slice names if no earlier slice did. */
+  private note(b: Buffer): number {
+    const id = slabIdOf(b);
+    if (id === this.lastSlab) return id;
+    this.lastSlab = id;
+    if (id === 0) throw new Error('twin buffer record outside the record arena');
+    if (!this.sent.has(id)) {
+      this.sent.add(id);
+      this.slabs.push([id, slabOf(b)!]);
+    }
+    return id;
+  }
+}

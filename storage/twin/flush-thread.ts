@@ -1,0 +1,106 @@
+// The flush thread's entry point (a worker_threads Worker started by flush-thread-client.ts): it assembles
+// segments (segment-assembler.ts) from the slices of rows the main thread copies out of the twin buffer, so the
+// read, build, serialize, key index and token filter steps of a flush (~2/3 of its CPU) leave the event loop that
+// serves requests. It never touches the pool. Answers go to the port the client polls; the shared counter wakes
+// a client waiting synchronously (an admin flush).
+
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { type MessagePort, workerData } from 'node:worker_threads';
+import type { FlushSlice } from './flush-input.js';
+import { type AssembledSegment, type AssemblerSetup, SegmentAssembler } from './segment-assembler.js';
+
+export type ToFlushThread =
+  | { readonly type: 'begin'; readonly job: number; readonly setup: AssemblerSetup }
+  | { readonly type: 'rows'; readonly job: number; readonly slice: FlushSlice }
+  | { readonly type: 'end'; readonly job: number }
+  | { readonly type: 'cancel'; readonly job: number };
+
+export type FromFlushThread =
+  | { readonly type: 'done'; readonly job: number; readonly result: AssembledSegment }
+  | { readonly type: 'failed'; readonly job: number; readonly message: string };
+
+export interface FlushThreadData {
+  readonly port: MessagePort;
+  /** Int32 counter bumped after every answer. */
+  readonly signal: SharedArrayBuffer;
+  /** Scheduling priority of this thread (nice value; 0: the process's). */
+  readonly nice: number;
+}
+
+const READ_ALL = Number.MAX_SAFE_INTEGER;
+
+function run(data: FlushThreadData): void {
+  const { port } = data;
+  const signal = new Int32Array(data.signal);
+  if (data.nice !== 0) lowerPriority(data.nice);
+  const jobs = new Map<number, SegmentAssembler>();
+  const answer = (msg: FromFlushThread, transfer: ArrayBuffer[] = []): void => {
+    port.postMessage(msg, transfer);
+    Atomics.add(signal, 0, 1);
+    Atomics.notify(signal, 0);
+  };
+  port.on('message', (msg: ToFlushThread) => {
+    const job = msg.job;
+    try {
+      switch (msg.type) {
+        case 'begin':
+          jobs.set(job, new SegmentAssembler(msg.setup));
+          break;
+        case 'rows': {
+          const a = jobs.get(job);
+          if (!a) break;
+          a.add(msg.slice);
+          // Read what arrived while the main thread copies the next slice.
+          a.step(READ_ALL);
+          break;
+        }
+        case 'end': {
+          const a = jobs.get(job);
+          if (!a) break;
+          jobs.delete(job);
+          a.end();
+          while (!a.step(READ_ALL)) {}
+          const r = a.result!;
+          answer({ type: 'done', job, result: r }, transferables(r));
+          break;
+        }
+        case 'cancel':
+          jobs.delete(job);
+          break;
+      }
+    } catch (e) {
+      jobs.delete(job);
+      answer({ type: 'failed', job, message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    }
+  });
+}
+
+/** The result's arrays that own their memory (moved, not copied); a view into shared memory is copied instead. */
+function transferables(r: AssembledSegment): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const owned = (a: ArrayBufferView | undefined): void => {
+    if (a && a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength) {
+      out.add(a.buffer);
+    }
+  };
+  owned(r.fates);
+  owned(r.segmentRow);
+  owned(r.ipc);
+  owned(r.keyIndex);
+  owned(r.tokenWords);
+  if (r.keyParts) for (const p of Object.values(r.keyParts)) owned(p as Uint32Array);
+  return [...out];
+}
+
+/** Linux schedules threads as tasks: the thread's own id takes a nice value of its own. */
+function lowerPriority(nice: number): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid)) setPriority(tid, nice);
+  } catch {
+    // Not Linux, or not allowed: the thread runs at the process's priority.
+  }
+}
+
+if (workerData && (workerData as Partial<FlushThreadData>).port) run(workerData as FlushThreadData);
