@@ -11,6 +11,7 @@ import type { TwinColumn } from '../storage/arrow/arrow-schema.js';
 import { expiringCell, liveCell, type PartitionUpdate, rowLiveness } from '../storage/mutation.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import type { TableStore } from '../storage/table-store.js';
+import { RecordArena, slabIdOf } from '../storage/twin/record-arena.js';
 import { checkTwin } from '../storage/twin/twin-check.js';
 import { startFlush } from '../storage/twin/twin-flush.js';
 import { keyIndexKey, segmentBytesKey } from '../storage/twin/twin-keys.js';
@@ -217,5 +218,30 @@ describe.skipIf(!hasAddon)('flush thread', () => {
     expect(r.segment!.rows).toBeGreaterThan(100);
     expect(checkTwin(store.twin!, Math.floor(Date.now() / 1000), schema)).toEqual([]);
     engine.close();
+  });
+});
+
+describe('record arena', () => {
+  it('keeps each buffer in slabs of its own, growing from 4 KiB, a large record alone, every record 8-byte aligned', () => {
+    const a = new RecordArena();
+    const b = new RecordArena();
+    const rec = (n: number, v: number) => Buffer.alloc(n, v);
+    const ra = a.copy(rec(100, 1));
+    const rb = b.copy(rec(100, 2));
+    expect(slabIdOf(ra)).not.toBe(0);
+    expect(slabIdOf(ra)).not.toBe(slabIdOf(rb));
+    expect(ra.buffer.byteLength).toBe(4096);
+    const more = Array.from({ length: 60 }, (_, i) => a.copy(rec(101, i)));
+    // 8-byte steps: the 41st record of 104 bytes no longer fits the first 4 KiB slab; the next slab is 8 KiB.
+    expect(new Set(more.map(slabIdOf)).size).toBe(2);
+    expect(more.at(-1)!.buffer.byteLength).toBe(8192);
+    for (const r of more) expect(r.byteOffset % 8).toBe(0);
+    expect(more.map((r) => r[0])).toEqual(Array.from({ length: 60 }, (_, i) => i));
+    expect(ra.equals(rec(100, 1))).toBe(true);
+    const big = a.copy(rec(50_000, 9), 10, 40_010);
+    expect(big.length).toBe(40_000);
+    expect(big.buffer.byteLength).toBe(40_000);
+    // The current slab stays current after a record of its own.
+    expect(slabIdOf(a.copy(rec(10, 3)))).toBe(slabIdOf(more.at(-1)!));
   });
 });

@@ -3,7 +3,7 @@
 
 import { PoolError } from '../native-pool.js';
 import { BufferEntry } from './buffer-entry.js';
-import { arenaCopy } from './record-arena.js';
+import type { RecordArena } from './record-arena.js';
 import { copyBytes } from './twin-key-compare.js';
 
 /**
@@ -115,9 +115,9 @@ export class BufferRecordBuilder {
     decodeBufferRecord(this.buf.subarray(0, this.length), visit);
   }
 
-  /** The record's bytes (a copy sized to fit, in the record arena: the builder's buffer is mostly slack). */
-  bytes(): Buffer {
-    return arenaCopy(this.buf, 0, this.length);
+  /** The record's bytes (a copy sized to fit, in `arena`: the builder's buffer is mostly slack). */
+  bytes(arena: RecordArena): Buffer {
+    return arena.copy(this.buf, 0, this.length);
   }
 
   clear(): void {

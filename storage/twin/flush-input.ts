@@ -8,7 +8,7 @@
 // end (offsets within the slab), shadow timestamp; and the slabs it names that earlier slices of the flush did not.
 
 import type { BufferEntry } from './buffer-entry.js';
-import { arenaCopy, slabIdOf, slabOf } from './record-arena.js';
+import { type RecordArena, slabIdOf, slabOf } from './record-arena.js';
 import { splitTwinKey } from './twin-keys.js';
 import type { TwinRowSource } from './twin-row-source.js';
 
@@ -36,6 +36,8 @@ export class FlushInputWriter {
   constructor(
     private readonly source: TwinRowSource,
     private readonly clustered: boolean,
+    /** Where rows read from the row store are copied to (the table's buffer's arena). */
+    private readonly arena: RecordArena,
   ) {}
 
   /** View entries [from, to) as one slice. */
@@ -66,7 +68,7 @@ export class FlushInputWriter {
       const ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, e.value);
       if (!ref) continue;
       // A row read from the row store is copied into the arena; a buffer value is where it is.
-      const row = slabIdOf(ref.buf) !== 0 ? ref.buf : arenaCopy(ref.buf, ref.offset);
+      const row = slabIdOf(ref.buf) !== 0 ? ref.buf : this.arena.copy(ref.buf, ref.offset);
       const rowAt = row === ref.buf ? row.byteOffset + ref.offset : row.byteOffset;
       meta[m] = ROW_RESOLVED;
       meta[m + 4] = this.note(row);

@@ -1,12 +1,15 @@
-// Where the twin buffer's records (and the rows a flush reads from the row store) live in memory: slabs of
+// Where a twin buffer's records (and the rows a flush reads from the row store) live in memory: slabs of
 // SharedArrayBuffer, so that the flush thread (flush-thread.ts) reads a flush's rows where they are instead of the
 // event loop copying them out row by row (that copy cost as much as reading the rows). A record's bytes never
 // change once committed; the thread only reads bytes of committed records while the event loop appends new ones
 // elsewhere in the slab. A slab is freed by GC once no record in it (nor a flush job) refers to it.
+//
+// One arena per table's buffer, so that a slab holds one table's records, which its flushes consume together: a
+// table written rarely does not pin slabs that other tables filled. Slabs start small and double (4 KiB to 1 MiB),
+// so a table holding a few rows holds a few KiB.
 
-const SLAB_BYTES = 1 << 20;
-/** Larger records get a slab of their own (a slab's tail would be mostly waste). */
-const OWN_SLAB_BYTES = SLAB_BYTES >>> 2;
+const FIRST_SLAB_BYTES = 4 << 10;
+const MAX_SLAB_BYTES = 1 << 20;
 
 /** A slab, tagged with its process-wide id (the flush thread keeps the slabs of a job by id). */
 interface Slab extends SharedArrayBuffer {
@@ -14,34 +17,37 @@ interface Slab extends SharedArrayBuffer {
 }
 
 let nextSlabId = 1;
-let current: Slab | undefined;
-let used = 0;
+
+export class RecordArena {
+  private current: Slab | undefined;
+  private used = 0;
+  private nextBytes = FIRST_SLAB_BYTES;
+
+  /** A copy of `src[from, to)` in a slab. */
+  copy(src: Uint8Array, from = 0, to = src.length): Buffer {
+    const n = to - from;
+    if (!this.current || this.used + n > this.current.byteLength) {
+      // Larger than a slab would be: a slab of its own, the current one stays current.
+      if (n > this.nextBytes / 4 && n > FIRST_SLAB_BYTES) return placed(newSlab(n), 0, src, from, to);
+      this.current = newSlab(this.nextBytes);
+      this.used = 0;
+      this.nextBytes = Math.min(MAX_SLAB_BYTES, this.nextBytes * 2);
+    }
+    const at = this.used;
+    // 8-byte steps keep every record's first byte aligned.
+    this.used += (n + 7) & ~7;
+    return placed(this.current, at, src, from, to);
+  }
+}
 
 function newSlab(bytes: number): Slab {
-  const s: Slab = new SharedArrayBuffer(bytes);
+  const s: Slab = new SharedArrayBuffer(Math.max(bytes, 8));
   s.slabId = nextSlabId++;
   return s;
 }
 
-/** A copy of `src[from, to)` in a slab. */
-export function arenaCopy(src: Uint8Array, from = 0, to = src.length): Buffer {
-  const n = to - from;
-  let slab: Slab;
-  let at: number;
-  if (n >= OWN_SLAB_BYTES) {
-    slab = newSlab(Math.max(n, 8));
-    at = 0;
-  } else {
-    if (!current || used + n > SLAB_BYTES) {
-      current = newSlab(SLAB_BYTES);
-      used = 0;
-    }
-    slab = current;
-    at = used;
-    // 8-byte steps keep every record's first byte aligned (cheap, and int reads stay within one word).
-    used += (n + 7) & ~7;
-  }
-  const out = Buffer.from(slab, at, n);
+function placed(slab: Slab, at: number, src: Uint8Array, from: number, to: number): Buffer {
+  const out = Buffer.from(slab, at, to - from);
   out.set(src.subarray(from, to));
   return out;
 }

@@ -14,7 +14,7 @@
 import type { MapHandle, NativePool, WriteBatch } from '../native-pool.js';
 import { type BufferEntry, compareEntries, compareEntryWith, lowerBound } from './buffer-entry.js';
 import { BufferRecordBuilder, walkRecord } from './buffer-record.js';
-import { arenaCopy, slabIdOf } from './record-arena.js';
+import { RecordArena, slabIdOf } from './record-arena.js';
 import { SortedViewJob } from './sorted-view-job.js';
 
 /** One record of the log: its sequence number, bytes and entry count. */
@@ -45,10 +45,13 @@ function seqOfRecordKey(k: Buffer): number {
   return k.readUInt32BE(0) * 0x100000000 + k.readUInt32BE(4);
 }
 
-function encodeEntries(entries: readonly { readonly key: Buffer; readonly value: Buffer }[]): Buffer {
+function encodeEntries(
+  entries: readonly { readonly key: Buffer; readonly value: Buffer }[],
+  arena: RecordArena,
+): Buffer {
   const b = new BufferRecordBuilder();
   for (const e of entries) b.append(e.key, e.value);
-  return b.bytes();
+  return b.bytes(arena);
 }
 
 export class TwinBuffer {
@@ -66,6 +69,8 @@ export class TwinBuffer {
   /** Changes whenever records are replaced or dropped (a flush commits, TRUNCATE), not when one is appended. */
   private generation = 0;
   private loaded = false;
+  /** Where the records' bytes live (shared memory the flush thread reads). */
+  readonly arena = new RecordArena();
 
   constructor(
     private readonly pool: NativePool,
@@ -111,7 +116,7 @@ export class TwinBuffer {
       const batch = this.pool.batch();
       for (const e of old) batch.del(this.map, e.key);
       const seq = this.nextSeq;
-      const bytes = encodeEntries(old);
+      const bytes = encodeEntries(old, this.arena);
       batch.put(this.map, recordKey(seq), bytes);
       this.pool.apply(batch);
       this.addRecord({ seq, bytes, entries: old.length });
@@ -120,7 +125,9 @@ export class TwinBuffer {
 
   private addRecord(r: LogRecord): void {
     // The flush thread reads records where they are: in the arena (records replayed from the pool are copied).
-    this.records.push(slabIdOf(r.bytes) !== 0 ? r : { seq: r.seq, bytes: arenaCopy(r.bytes), entries: r.entries });
+    this.records.push(
+      slabIdOf(r.bytes) !== 0 ? r : { seq: r.seq, bytes: this.arena.copy(r.bytes), entries: r.entries },
+    );
     if (r.seq >= this.nextSeq) this.nextSeq = r.seq + 1;
     this.entryCount += r.entries;
   }
@@ -189,7 +196,7 @@ export class TwinBuffer {
   /** Stages `record` as the log's next record; returns what to run once the batch commits. */
   stageRecord(batch: WriteBatch, record: BufferRecordBuilder): () => void {
     this.load();
-    const bytes = record.bytes();
+    const bytes = record.bytes(this.arena);
     const entries = record.entries;
     const seq = this.nextSeq++;
     batch.put(this.map, recordKey(seq), bytes);
@@ -232,7 +239,7 @@ export class TwinBuffer {
     if (survivors.length > 0) {
       const b = new BufferRecordBuilder();
       for (const e of survivors) b.appendEntry(e);
-      kept = { seq: this.nextSeq++, bytes: b.bytes(), entries: survivors.length };
+      kept = { seq: this.nextSeq++, bytes: b.bytes(this.arena), entries: survivors.length };
       batch.put(this.map, recordKey(kept.seq), kept.bytes);
     }
     return () => {

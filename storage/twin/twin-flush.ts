@@ -106,7 +106,7 @@ export class TwinFlush implements FlushWatch {
     /** Assemble in the flush thread (a table with multi-cell columns needs the schema layer: never). */
     useThread: boolean,
   ) {
-    this.input = new FlushInputWriter(new TwinRowSource(twin.table), twin.table.clustered);
+    this.input = new FlushInputWriter(new TwinRowSource(twin.table), twin.table.clustered, twin.buffer.arena);
     const multiCell = schema.columns.some((c) => c.kind === 'regular' && isMultiCell(c.type));
     if (useThread && !multiCell) this.thread = FlushThreadClient.shared(twin.options.flushThreadNice);
     // The same records: the view job takes the records committed now.
