@@ -7,7 +7,7 @@
 // A slice holds ROW_FIELDS numbers per row in `meta`: kind, key slab, key start, key end, row slab, row start, row
 // end (offsets within the slab), shadow timestamp; and the slabs it names that earlier slices of the flush did not.
 
-import type { BufferEntry } from './buffer-entry.js';
+import type { FlushView } from './flush-view.js';
 import { type RecordArena, slabIdOf, slabOf } from './record-arena.js';
 import { splitTwinKey } from './twin-keys.js';
 import type { TwinRowSource } from './twin-row-source.js';
@@ -40,32 +40,33 @@ export class FlushInputWriter {
     private readonly arena: RecordArena,
   ) {}
 
-  /** View entries [from, to) as one slice. */
-  slice(view: readonly BufferEntry[], from: number, to: number): FlushSlice {
+  /** View rows [from, to) as one slice. */
+  slice(view: FlushView, from: number, to: number): FlushSlice {
     const n = to - from;
     const meta = new Float64Array(n * ROW_FIELDS);
     this.slabs = [];
     for (let i = 0; i < n; i++) {
-      const e = view[from + i]!;
+      const v = from + i;
       const m = i * ROW_FIELDS;
-      const valueLength = e.valueEnd - e.valueAt;
-      if (valueLength === 0) continue; // ROW_DROPPED: deleted
-      const rec = e.rec;
+      const valueAt = view.valueAt(v);
+      const valueEnd = view.valueEnd(v);
+      if (valueEnd === valueAt) continue; // ROW_DROPPED: deleted
+      const rec = view.recordOf(v);
       const keySlab = this.note(rec);
       const base = rec.byteOffset;
       meta[m + 1] = keySlab;
-      meta[m + 2] = base + e.keyAt;
-      meta[m + 3] = base + e.keyEnd;
-      const marker = valueLength === 1 && rec[e.valueAt] === 0xff;
+      meta[m + 2] = base + view.keyAt(v);
+      meta[m + 3] = base + view.keyEnd(v);
+      const marker = valueEnd - valueAt === 1 && rec[valueAt] === 0xff;
       if (!this.clustered && !marker) {
         meta[m] = ROW_PARTITION;
         meta[m + 4] = keySlab;
-        meta[m + 5] = base + e.valueAt;
-        meta[m + 6] = base + e.valueEnd;
+        meta[m + 5] = base + valueAt;
+        meta[m + 6] = base + valueEnd;
         continue;
       }
-      const parts = splitTwinKey(e.key);
-      const ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, e.value);
+      const parts = splitTwinKey(view.key(v));
+      const ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, rec.subarray(valueAt, valueEnd));
       if (!ref) continue;
       // A row read from the row store is copied into the arena; a buffer value is where it is.
       const row = slabIdOf(ref.buf) !== 0 ? ref.buf : this.arena.copy(ref.buf, ref.offset);

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { FlushSlice } from './flush-input.js';
 import type { FlushThreadData, FromFlushThread, ToFlushThread } from './flush-thread.js';
+import type { SortedOffsets } from './flush-view.js';
+import { slabIdOf, slabOf } from './record-arena.js';
 import type { AssembledSegment, AssemblerSetup } from './segment-assembler.js';
 
 /** A synchronous wait gives up after this long (the thread died, or is stuck). */
@@ -22,7 +24,7 @@ export class FlushThreadClient {
   private readonly port: MessagePort;
   private readonly signal: Int32Array;
   private nextJob = 1;
-  private readonly answers = new Map<number, AssembledSegment | FlushThreadError>();
+  private readonly answers = new Map<number, AssembledSegment | SortedOffsets | FlushThreadError>();
   private readonly open = new Set<number>();
   /** Set when the thread exits or fails: every open job fails, and `shared` starts another thread. */
   dead = false;
@@ -56,6 +58,29 @@ export class FlushThreadClient {
     return FlushThreadClient.current;
   }
 
+  /** Sorts `records` (in the arena, oldest first) into a flush's view; the answer is SortedOffsets. */
+  sort(records: readonly Buffer[]): number {
+    const job = this.nextJob++;
+    this.open.add(job);
+    const at = new Float64Array(records.length * 3);
+    const slabs: [number, SharedArrayBuffer][] = [];
+    const seen = new Set<number>();
+    records.forEach((r, i) => {
+      const id = slabIdOf(r);
+      if (id === 0) throw new FlushThreadError('twin buffer record outside the record arena');
+      if (!seen.has(id)) {
+        seen.add(id);
+        slabs.push([id, slabOf(r)!]);
+      }
+      at[3 * i] = id;
+      at[3 * i + 1] = r.byteOffset;
+      at[3 * i + 2] = r.length;
+    });
+    this.send({ type: 'sort', job, records: { at, slabs } }, [at.buffer]);
+    return job;
+  }
+
+  /** Assembles a segment from the slices sent next (`rows`, then `end`); the answer is an AssembledSegment. */
   begin(setup: AssemblerSetup): number {
     const job = this.nextJob++;
     this.open.add(job);
@@ -78,23 +103,23 @@ export class FlushThreadClient {
     if (!this.dead) this.send({ type: 'cancel', job });
   }
 
-  /** The job's segment if the thread has answered (throws what the thread reported). */
-  take(job: number): AssembledSegment | undefined {
+  /** The job's answer if the thread has given it (throws what the thread reported). */
+  take<T extends AssembledSegment | SortedOffsets>(job: number): T | undefined {
     this.receive();
     const a = this.answers.get(job);
     if (!a) return undefined;
     this.answers.delete(job);
     this.open.delete(job);
     if (a instanceof FlushThreadError) throw a;
-    return a;
+    return a as T;
   }
 
   /** Blocks until the job's answer arrives. */
-  wait(job: number): AssembledSegment {
+  wait<T extends AssembledSegment | SortedOffsets>(job: number): T {
     const until = performance.now() + WAIT_LIMIT_MS;
     for (;;) {
       const seen = Atomics.load(this.signal, 0);
-      const a = this.take(job);
+      const a = this.take<T>(job);
       if (a) return a;
       if (this.dead && !this.answers.has(job)) throw new FlushThreadError('flush thread is gone');
       const left = until - performance.now();
@@ -109,7 +134,7 @@ export class FlushThreadClient {
       if (!m) return;
       const msg = m.message as FromFlushThread;
       if (!this.open.has(msg.job)) continue; // cancelled meanwhile
-      this.answers.set(msg.job, msg.type === 'done' ? msg.result : new FlushThreadError(msg.message));
+      this.answers.set(msg.job, msg.type === 'failed' ? new FlushThreadError(msg.message) : msg.result);
     }
   }
 

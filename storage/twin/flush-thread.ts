@@ -1,5 +1,5 @@
-// The flush thread's entry point (a worker_threads Worker started by flush-thread-client.ts): it assembles
-// segments (segment-assembler.ts) from the slices of rows the main thread copies out of the twin buffer, so the
+// The flush thread's entry point (a worker_threads Worker started by flush-thread-client.ts): it sorts a flush's
+// buffer records into its view and assembles segments (segment-assembler.ts) from the slices of rows the main thread copies out of the twin buffer, so the
 // read, build, serialize, key index and token filter steps of a flush (~2/3 of its CPU) leave the event loop that
 // serves requests. It never touches the pool. Answers go to the port the client polls; the shared counter wakes
 // a client waiting synchronously (an admin flush).
@@ -8,15 +8,19 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { type MessagePort, workerData } from 'node:worker_threads';
 import type { FlushSlice } from './flush-input.js';
+import { type SortedOffsets, sortedOffsets } from './flush-view.js';
 import { type AssembledSegment, type AssemblerSetup, SegmentAssembler } from './segment-assembler.js';
+import { SortedViewJob } from './sorted-view-job.js';
 
 export type ToFlushThread =
+  | { readonly type: 'sort'; readonly job: number; readonly records: SortInput }
   | { readonly type: 'begin'; readonly job: number; readonly setup: AssemblerSetup }
   | { readonly type: 'rows'; readonly job: number; readonly slice: FlushSlice }
   | { readonly type: 'end'; readonly job: number }
   | { readonly type: 'cancel'; readonly job: number };
 
 export type FromFlushThread =
+  | { readonly type: 'sorted'; readonly job: number; readonly result: SortedOffsets }
   | { readonly type: 'done'; readonly job: number; readonly result: AssembledSegment }
   | { readonly type: 'failed'; readonly job: number; readonly message: string };
 
@@ -44,6 +48,14 @@ function run(data: FlushThreadData): void {
     const job = msg.job;
     try {
       switch (msg.type) {
+        case 'sort': {
+          const result = sortRecords(msg.records);
+          answer(
+            { type: 'sorted', job, result },
+            Object.values(result).map((a: Uint32Array) => a.buffer as ArrayBuffer),
+          );
+          break;
+        }
         case 'begin':
           jobs.set(job, new SegmentAssembler(msg.setup));
           break;
@@ -74,6 +86,23 @@ function run(data: FlushThreadData): void {
       answer({ type: 'failed', job, message: e instanceof Error ? (e.stack ?? e.message) : String(e) });
     }
   });
+}
+
+/** The records to sort: per record its slab id, offset and length (`at`), and the slabs by id. */
+export interface SortInput {
+  readonly at: Float64Array;
+  readonly slabs: readonly (readonly [number, SharedArrayBuffer])[];
+}
+
+/** The sorted view (latest entry per key) of the records, as offsets. */
+function sortRecords(input: SortInput): SortedOffsets {
+  const slabs = new Map<number, SharedArrayBuffer>(input.slabs);
+  const at = input.at;
+  const records: Buffer[] = [];
+  for (let i = 0; i < at.length; i += 3) records.push(Buffer.from(slabs.get(at[i]!)!, at[i + 1]!, at[i + 2]!));
+  const job = new SortedViewJob(records);
+  const view = job.finish();
+  return sortedOffsets(view, job.viewHigh, job.viewLow, records);
 }
 
 /** The result's arrays that own their memory (moved, not copied); a view into shared memory is copied instead. */

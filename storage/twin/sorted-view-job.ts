@@ -28,7 +28,8 @@ export class SortedViewJob {
    * view when the job finishes.
    */
   constructor(
-    private readonly records: readonly Buffer[],
+    /** The records sorted (the flush thread sorts them instead when the job has not started). */
+    readonly records: readonly Buffer[],
     private readonly onDone?: (view: BufferEntry[]) => void,
   ) {}
 
@@ -45,6 +46,11 @@ export class SortedViewJob {
     }
     job.stage = 'done';
     return job;
+  }
+
+  /** True once `view` is complete. */
+  get finished(): boolean {
+    return this.stage === 'done';
   }
 
   /** About `budget` entries of work; true once `view` is complete. */

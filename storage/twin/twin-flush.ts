@@ -15,6 +15,7 @@ import type { BufferEntry } from './buffer-entry.js';
 import { walkRecord } from './buffer-record.js';
 import { FlushInputWriter } from './flush-input.js';
 import { FlushThreadClient } from './flush-thread-client.js';
+import { FlushView, type SortedOffsets } from './flush-view.js';
 import { type AssembledSegment, type AssemblerSetup, FATE_KEEP, SegmentAssembler } from './segment-assembler.js';
 import { SegmentKeyIndex } from './segment-key-index.js';
 import type { SortedViewJob } from './sorted-view-job.js';
@@ -66,9 +67,14 @@ export class TwinFlush implements FlushWatch {
   done = false;
   result: FlushResult | undefined;
   private phase: Phase = 'sort';
-  /** Builds the buffer's sorted view as the flush starts; then `snapshot` is that view. */
+  /**
+   * Builds the buffer's sorted view as the flush starts, in this thread's steps (`viewJob`) or in the flush
+   * thread (`sortJob`, the records sent: `sortRecords`); then `snapshot` is that view.
+   */
   private viewJob: SortedViewJob | undefined;
-  private snapshot: readonly BufferEntry[] = [];
+  private sortJob = 0;
+  private sortRecords: readonly Buffer[] = [];
+  private snapshot: FlushView = FlushView.ofEntries([], new Uint32Array(0), new Uint32Array(0));
   /** The last log record when the flush started: the flush consumes the records up to it. */
   private readonly upTo: number;
   /** Snapshot rows handed to the assembler so far. */
@@ -81,8 +87,8 @@ export class TwinFlush implements FlushWatch {
   private assembled: AssembledSegment | undefined;
   /** Per snapshot row, 1 when a record committed since the flush started rewrites it (its segment copy is stale). */
   private touched = new Uint8Array(0);
-  private tokenHigh = new Uint32Array(0);
-  private tokenLow = new Uint32Array(0);
+  private tokenHigh: Uint32Array = new Uint32Array(0);
+  private tokenLow: Uint32Array = new Uint32Array(0);
   /** Records up to this one were checked for rows rewritten since the flush started. */
   private checkedSeq: number;
   /** The id the segment's bytes and key index were written under (the 'stage' step), undefined before. */
@@ -112,7 +118,11 @@ export class TwinFlush implements FlushWatch {
     // The same records: the view job takes the records committed now.
     this.upTo = twin.buffer.lastSeq;
     this.checkedSeq = this.upTo;
-    this.viewJob = twin.buffer.sortedViewJob();
+    const job = twin.buffer.sortedViewJob();
+    if (this.thread && !job.finished) {
+      this.sortRecords = job.records;
+      this.sortJob = this.thread.sort(job.records);
+    } else this.viewJob = job;
     twin.flushing = this;
   }
 
@@ -123,7 +133,10 @@ export class TwinFlush implements FlushWatch {
 
   /** Waiting for the flush thread: the next step is worth taking only after a while (THREAD_POLL_MS). */
   get waiting(): boolean {
-    return this.phase === 'assemble' && this.thread !== undefined && !this.done;
+    const phase = this.phase;
+    return (
+      (phase === 'assemble' || (phase === 'sort' && this.sortJob !== 0)) && this.thread !== undefined && !this.done
+    );
   }
 
   /**
@@ -137,7 +150,7 @@ export class TwinFlush implements FlushWatch {
     const phase = this.phase;
     switch (phase) {
       case 'sort':
-        if (this.viewJob!.step(limit * 4)) this.startAssembly(this.viewJob!);
+        this.sortStep(limit, blocking);
         break;
       case 'rows':
         this.markTouched(limit);
@@ -181,14 +194,28 @@ export class TwinFlush implements FlushWatch {
     return this.done;
   }
 
-  private startAssembly(job: SortedViewJob): void {
-    const view = job.view;
+  private sortStep(limit: number, blocking: boolean): void {
+    if (this.sortJob !== 0) {
+      const thread = this.thread!;
+      const offsets = blocking ? thread.wait<SortedOffsets>(this.sortJob) : thread.take<SortedOffsets>(this.sortJob);
+      if (!offsets) return;
+      this.sortJob = 0;
+      this.startAssembly(FlushView.ofOffsets(this.sortRecords, offsets));
+      this.sortRecords = [];
+      return;
+    }
+    const job = this.viewJob!;
+    if (!job.step(limit * 4)) return;
     this.viewJob = undefined;
+    this.startAssembly(FlushView.ofEntries(job.view, job.viewHigh, job.viewLow));
+  }
+
+  private startAssembly(view: FlushView): void {
     this.snapshot = view;
     this.touched = new Uint8Array(view.length);
     // The view's tokens as two numbers each: markTouched's binary search compares those, not the entries.
-    this.tokenHigh = job.viewHigh;
-    this.tokenLow = job.viewLow;
+    this.tokenHigh = view.high;
+    this.tokenLow = view.low;
     const setup: AssemblerSetup = {
       columns: this.schema.columns,
       clustered: this.twin.table.clustered,
@@ -228,8 +255,11 @@ export class TwinFlush implements FlushWatch {
   }
 
   private assembleStep(limit: number, blocking: boolean): boolean {
-    if (this.thread) this.assembled = blocking ? this.thread.wait(this.job) : this.thread.take(this.job);
-    else if (this.assembler!.step(limit)) this.assembled = this.assembler!.result;
+    if (this.thread) {
+      this.assembled = blocking
+        ? this.thread.wait<AssembledSegment>(this.job)
+        : this.thread.take<AssembledSegment>(this.job);
+    } else if (this.assembler!.step(limit)) this.assembled = this.assembler!.result;
     return this.assembled !== undefined;
   }
 
@@ -253,6 +283,7 @@ export class TwinFlush implements FlushWatch {
     }
     this.done = true;
     if (this.thread && this.job !== 0 && !this.assembled) this.thread.cancel(this.job);
+    if (this.thread && this.sortJob !== 0) this.thread.cancel(this.sortJob);
     const id = this.stagedId;
     this.stagedId = undefined;
     if (id !== undefined && !this.twin.table.dropped) {
@@ -300,8 +331,9 @@ export class TwinFlush implements FlushWatch {
         }
         // Rows of one token (a partition's rows, rare hash collisions): compare the rest of the keys.
         for (let i = lo; i < n && high[i] === th && low[i] === tl; i++) {
-          const e = rows[i]!;
-          if (e.keyEnd - e.keyAt === k1 - k0 && e.rec.compare(rec, k0, k1, e.keyAt, e.keyEnd) === 0) {
+          const at = rows.keyAt(i);
+          const end = rows.keyEnd(i);
+          if (end - at === k1 - k0 && rows.recordOf(i).compare(rec, k0, k1, at, end) === 0) {
             touched[i] = 1;
             break;
           }
@@ -380,8 +412,8 @@ export class TwinFlush implements FlushWatch {
     const n = rowKeyIndex.length;
     if (n > 0 && ipc && this.stagedId !== undefined) {
       const id = this.stagedId;
-      const first = tokenOfKey(this.snapshot[a.firstRow]!.key);
-      const last = tokenOfKey(this.snapshot[a.lastRow]!.key);
+      const first = tokenOfKey(this.snapshot.key(a.firstRow));
+      const last = tokenOfKey(this.snapshot.key(a.lastRow));
       record = { id, rows: n, firstToken: first, lastToken: last, ts: Date.now(), size: ipc.length };
       dv = new DeletionVector(n);
       batch.put(h.index, segmentKey(id), encodeSegmentRecord(record));
@@ -401,7 +433,7 @@ export class TwinFlush implements FlushWatch {
       if (touched[i] === 1) kept++;
       else if (a.fates[i] === FATE_KEEP) {
         kept++;
-        survivors.push(rows[i]!);
+        survivors.push(rows.entry(i));
       }
     }
     removed = rows.length - kept;
