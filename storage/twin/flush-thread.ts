@@ -63,7 +63,7 @@ function run(data: FlushThreadData): void {
           const a = jobs.get(job);
           if (!a) break;
           a.add(msg.slice);
-          // Read what arrived while the main thread copies the next slice.
+          // Read what arrived while the event loop describes the next slice.
           a.step(READ_ALL);
           break;
         }

@@ -1,12 +1,13 @@
 // Flushing a table's twin buffer into one Arrow segment (DESIGN §5, docs/arrow-twins.md "Flush"), in bounded steps
-// (paced in the background, see twin-worker.ts) so requests interleave with it: the buffer's
-// sorted view as the flush starts is built in steps; its rows are read in slices, each row encoded straight into the
-// column encoders; the Arrow batch, its IPC bytes and the key index (twin key -> segment row) are built a step or a
-// few each; the IPC bytes and key index are written under the id the segment will take (nothing refers to them
-// yet); then ONE transaction commits the segment's record and marks the buffer records read consumed (they are
-// deleted in later steps), putting back the rows the flush keeps. A row written after the flush started stays in
-// the buffer (its newer record) and its copy in the new segment is born deleted, so the segment never shadows a
-// newer version. A crash leaves the old state (plus unused staged bytes) or the new one.
+// (paced in the background, see twin-worker.ts) so requests interleave with it: the buffer's sorted view as the
+// flush starts (built by the flush thread, or here in steps); its rows handed to the segment assembler a slice a
+// step (segment-assembler.ts: rows read into the column encoders, the Arrow batch, its IPC bytes, the key index and
+// token filter — in the flush thread, or here in steps); the IPC bytes and key index written under the id the
+// segment will take (nothing refers to them yet); then ONE transaction commits the segment's record and marks the
+// buffer records read consumed (they are deleted in later steps), putting back the rows the flush keeps. A row
+// written after the flush started stays in the buffer (its newer record) and its copy in the new segment is born
+// deleted, so the segment never shadows a newer version. A crash leaves the old state (plus unused staged bytes)
+// or the new one.
 
 import { isMultiCell } from '../../cql/types/cql-type.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
