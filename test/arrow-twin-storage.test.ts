@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { native } from '../cql/types/cql-type.js';
-import type { TwinColumn } from '../storage/arrow/arrow-schema.js';
 import { expiringCell, liveCell, type PartitionUpdate, rowLiveness } from '../storage/mutation.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import type { TableStore } from '../storage/table-store.js';
@@ -17,35 +16,18 @@ import { startFlush } from '../storage/twin/twin-flush.js';
 import { keyIndexKey, segmentBytesKey } from '../storage/twin/twin-keys.js';
 import type { TwinSchema } from '../storage/twin/twin-schema.js';
 import { seededRandom } from './support/seeded-random.js';
+import { comparableInt, twinTestColumns } from './support/twin-test-table.js';
 import { doubleBytes, int32Bytes, int64Bytes } from './support/value-bytes.js';
 
 const hasAddon = existsSync(new URL('../native/build/Release/pmemcql_native.node', import.meta.url));
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-twin-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function columns(clustered: boolean): TwinColumn[] {
-  const cols: TwinColumn[] = [{ name: 'k', id: 0, kind: 'partition_key', type: native('int'), position: 0 }];
-  if (clustered) cols.push({ name: 'c', id: 1, kind: 'clustering', type: native('int'), position: 0 });
-  cols.push(
-    { name: 'x', id: 2, kind: 'regular', type: native('double'), position: -1 },
-    { name: 'y', id: 3, kind: 'regular', type: native('bigint'), position: -1 },
-    { name: 't', id: 4, kind: 'regular', type: native('text'), position: -1 },
-  );
-  return cols;
-}
-
-/** Byte-comparable int: sign bit flipped. */
-function comparableInt(v: number): Buffer {
-  const b = int32Bytes(v);
-  b[0]! ^= 0x80;
-  return b;
-}
-
 /** Random writes, deletes, TTLs, truncates, flushes, compactions and reopens of one table; checkTwin after each turn. */
 async function run(clustered: boolean, seed: number): Promise<void> {
   const path = join(dir, `pool-${clustered ? 'c' : 's'}-${seed}`);
   const opts = { flushRows: 40, flushBytes: 1 << 30, sliceRows: 16, autoFlush: true };
-  const schema: TwinSchema = { columns: columns(clustered), complexToBytes: () => null };
+  const schema: TwinSchema = { columns: twinTestColumns(clustered), complexToBytes: () => null };
   let engine = StorageEngine.open({ path, size: 64 * 1024 * 1024, twin: opts });
   engine.setTwinSchemaSource(() => schema);
   const id = Buffer.alloc(16, clustered ? 1 : 2);
@@ -177,7 +159,7 @@ function toOldLayout(store: TableStore): number {
 async function legacyPointers(clustered: boolean): Promise<void> {
   const path = join(dir, `pool-legacy-${clustered ? 'c' : 's'}`);
   const opts = { flushRows: 1000, flushBytes: 1 << 30, sliceRows: 16, autoFlush: false };
-  const schema: TwinSchema = { columns: columns(clustered), complexToBytes: () => null };
+  const schema: TwinSchema = { columns: twinTestColumns(clustered), complexToBytes: () => null };
   let engine = StorageEngine.open({ path, size: 64 * 1024 * 1024, twin: opts });
   engine.setTwinSchemaSource(() => schema);
   const id = Buffer.alloc(16, 3);
@@ -225,7 +207,7 @@ async function legacyPointers(clustered: boolean): Promise<void> {
 
 /** The twin worker stops pausing between steps once the buffer holds a second flush's rows or bytes. */
 async function backlogByRowsAndBytes(): Promise<void> {
-  const schema: TwinSchema = { columns: columns(false), complexToBytes: () => null };
+  const schema: TwinSchema = { columns: twinTestColumns(false), complexToBytes: () => null };
   for (const by of ['rows', 'bytes'] as const) {
     const path = join(dir, `pool-backlog-${by}`);
     const opts = {
@@ -383,7 +365,7 @@ async function zeroCopyAfterReopen(): Promise<void> {
 async function crashBetweenStageAndCommit(): Promise<void> {
   const path = join(dir, 'pool-staged');
   const crashed = join(dir, 'pool-staged-crashed');
-  const schema: TwinSchema = { columns: columns(false), complexToBytes: () => null };
+  const schema: TwinSchema = { columns: twinTestColumns(false), complexToBytes: () => null };
   const opts = { autoFlush: false, sliceRows: 16 };
   let engine = StorageEngine.open({ path, size: 64 * 1024 * 1024, twin: opts });
   engine.setTwinSchemaSource(() => schema);

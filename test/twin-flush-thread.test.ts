@@ -17,29 +17,12 @@ import { startFlush } from '../storage/twin/twin-flush.js';
 import { keyIndexKey, segmentBytesKey } from '../storage/twin/twin-keys.js';
 import type { TwinOptions, TwinSchema } from '../storage/twin/twin-schema.js';
 import { seededRandom } from './support/seeded-random.js';
+import { comparableInt, twinTestColumns } from './support/twin-test-table.js';
 import { doubleBytes, int32Bytes, int64Bytes } from './support/value-bytes.js';
 
 const hasAddon = existsSync(new URL('../native/build/Release/pmemcql_native.node', import.meta.url));
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-flush-thread-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function columns(clustered: boolean, extra: TwinColumn[] = []): TwinColumn[] {
-  const cols: TwinColumn[] = [{ name: 'k', id: 0, kind: 'partition_key', type: native('int'), position: 0 }];
-  if (clustered) cols.push({ name: 'c', id: 1, kind: 'clustering', type: native('int'), position: 0 });
-  cols.push(
-    { name: 'x', id: 2, kind: 'regular', type: native('double'), position: -1 },
-    { name: 'y', id: 3, kind: 'regular', type: native('bigint'), position: -1 },
-    { name: 't', id: 4, kind: 'regular', type: native('text'), position: -1 },
-    ...extra,
-  );
-  return cols;
-}
-
-function comparableInt(v: number): Buffer {
-  const b = int32Bytes(v);
-  b[0]! ^= 0x80;
-  return b;
-}
 
 /** Writes the same pseudo-random rows (inserts, TTLs — some mixed —, row and partition deletions) to `store`. */
 async function writeRows(store: TableStore, clustered: boolean, n: number, seed: number): Promise<void> {
@@ -95,10 +78,22 @@ async function open(name: string, schema: TwinSchema, twin: Partial<TwinOptions>
   return { engine, store };
 }
 
+/** A table of `rows` written rows whose flush has been stepped until the segment is the thread's to assemble. */
+async function flushUnderWay(name: string, clustered: boolean, sliceRows: number, rows: number, seed: number) {
+  const schema: TwinSchema = { columns: twinTestColumns(clustered), complexToBytes: () => null };
+  const options = { flushRows: 1 << 20, sliceRows, autoFlush: false };
+  const { engine, store } = await open(name, schema, options, clustered);
+  await writeRows(store, clustered, rows, seed);
+  const twin = store.twin!;
+  const f = startFlush(twin)!;
+  while (f.currentPhase !== 'assemble') f.step(sliceRows);
+  return { engine, store, twin, schema, f };
+}
+
 describe.skipIf(!hasAddon)('flush thread', () => {
   for (const clustered of [false, true]) {
     it(`assembles the same segment bytes as the event loop (${clustered ? 'clustered' : 'single-row partitions'})`, async () => {
-      const schema: TwinSchema = { columns: columns(clustered), complexToBytes: () => null };
+      const schema: TwinSchema = { columns: twinTestColumns(clustered), complexToBytes: () => null };
       const base = { flushRows: 1 << 20, flushBytes: 1 << 30, sliceRows: 64, autoFlush: false };
       const a = await open(`same-${clustered}-thread`, schema, { ...base, flushThread: true }, clustered);
       const b = await open(`same-${clustered}-inline`, schema, { ...base, flushThread: false }, clustered);
@@ -137,17 +132,7 @@ describe.skipIf(!hasAddon)('flush thread', () => {
   }
 
   it('background flushes wait for the thread without holding the event loop, rows rewritten meanwhile are born deleted', async () => {
-    const schema: TwinSchema = { columns: columns(false), complexToBytes: () => null };
-    const { engine, store } = await open(
-      'background',
-      schema,
-      { flushRows: 1 << 20, sliceRows: 256, autoFlush: false },
-      false,
-    );
-    await writeRows(store, false, 4000, 11);
-    const twin = store.twin!;
-    const f = startFlush(twin)!;
-    while (f.currentPhase !== 'assemble') f.step(256);
+    const { engine, store, twin, schema, f } = await flushUnderWay('background', false, 256, 4000, 11);
     expect(f.waiting).toBe(true);
     // While the thread assembles, the event loop takes writes; some rewrite flushed rows.
     let turns = 0;
@@ -179,17 +164,7 @@ describe.skipIf(!hasAddon)('flush thread', () => {
   });
 
   it('a flush cancelled while the thread works leaves no staged bytes and the next flush completes', async () => {
-    const schema: TwinSchema = { columns: columns(true), complexToBytes: () => null };
-    const { engine, store } = await open(
-      'cancel',
-      schema,
-      { flushRows: 1 << 20, sliceRows: 128, autoFlush: false },
-      true,
-    );
-    await writeRows(store, true, 3000, 13);
-    const twin = store.twin!;
-    const f = startFlush(twin)!;
-    while (f.currentPhase !== 'assemble') f.step(128);
+    const { engine, store, twin, schema, f } = await flushUnderWay('cancel', true, 128, 3000, 13);
     f.cancel();
     expect(f.result!.segment).toBeUndefined();
     expect(twin.flushing).toBeUndefined();
@@ -212,7 +187,7 @@ describe.skipIf(!hasAddon)('flush thread', () => {
       type: { kind: 'set', element: native('int'), frozen: false },
       position: -1,
     };
-    const schema: TwinSchema = { columns: columns(false, [set]), complexToBytes: () => null };
+    const schema: TwinSchema = { columns: twinTestColumns(false, [set]), complexToBytes: () => null };
     const { engine, store } = await open('multi-cell', schema, { flushRows: 1 << 20, autoFlush: false }, false);
     await writeRows(store, false, 500, 17);
     const r = store.flushTwin()!;
