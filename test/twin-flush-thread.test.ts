@@ -5,12 +5,14 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { native } from '../cql/types/cql-type.js';
 import type { TwinColumn } from '../storage/arrow/arrow-schema.js';
 import { expiringCell, liveCell, type PartitionUpdate, rowLiveness } from '../storage/mutation.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import type { TableStore } from '../storage/table-store.js';
+import { FlushThreadClient } from '../storage/twin/flush-thread-client.js';
 import { RecordArena, slabIdOf } from '../storage/twin/record-arena.js';
 import { checkTwin } from '../storage/twin/twin-check.js';
 import { startFlush } from '../storage/twin/twin-flush.js';
@@ -175,6 +177,24 @@ describe.skipIf(!hasAddon)('flush thread', () => {
     const again = store.flushTwin()!;
     expect(again.thread).toBe(true);
     expect(again.segment!.id).toBe(staged);
+    expect(checkTwin(twin, Math.floor(Date.now() / 1000), schema)).toEqual([]);
+    engine.close();
+  });
+
+  it('a flush thread that dies fails the flush under way; the next flush starts another thread and completes', async () => {
+    const { engine, store, twin, schema, f } = await flushUnderWay('dies', false, 256, 3000, 19);
+    const thread = FlushThreadClient.shared()!;
+    await (thread as unknown as { worker: Worker }).worker.terminate();
+    expect(thread.dead).toBe(true);
+    expect(() => {
+      while (!f.step(256)) {}
+    }).toThrow(/flush thread/);
+    f.cancel();
+    expect(twin.flushing).toBeUndefined();
+    const again = store.flushTwin()!;
+    expect(again.thread).toBe(true);
+    expect(FlushThreadClient.shared()).not.toBe(thread);
+    expect(again.segment!.rows).toBeGreaterThan(1000);
     expect(checkTwin(twin, Math.floor(Date.now() / 1000), schema)).toEqual([]);
     engine.close();
   });
