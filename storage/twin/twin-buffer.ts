@@ -66,6 +66,8 @@ export class TwinBuffer {
   /** Records up to this sequence number were consumed by a flush; the ones still in the pool wait for deletion. */
   private consumedUpTo = 0;
   private unreclaimed: number[] = [];
+  /** unreclaimed[0, reclaimedAt) are deleted already. */
+  private reclaimedAt = 0;
   /** Changes whenever records are replaced or dropped (a flush commits, TRUNCATE), not when one is appended. */
   private generation = 0;
   private loaded = false;
@@ -207,6 +209,7 @@ export class TwinBuffer {
   truncated(): void {
     this.generation++;
     this.unreclaimed = [];
+    this.reclaimedAt = 0;
     this.consumedUpTo = 0;
     this.records = [];
     this.entryCount = 0;
@@ -247,11 +250,16 @@ export class TwinBuffer {
       // reads; last keeps the records in sequence order (the survivors' record has the newest sequence number).
       this.generation++;
       this.consumedUpTo = upTo;
-      for (const r of this.records) if (r.seq <= upTo) this.unreclaimed.push(r.seq);
-      const newer = this.records.filter((r) => r.seq > upTo);
-      this.records = kept ? [...newer, kept] : newer;
-      this.entryCount = 0;
-      for (const r of this.records) this.entryCount += r.entries;
+      // The records are in sequence order, so the ones read are a prefix (one pass: this runs in the commit step).
+      const records = this.records;
+      let read = 0;
+      while (read < records.length && records[read]!.seq <= upTo) this.unreclaimed.push(records[read++]!.seq);
+      const newer = records.slice(read);
+      if (kept) newer.push(kept);
+      this.records = newer;
+      let entries = 0;
+      for (const r of newer) entries += r.entries;
+      this.entryCount = entries;
       this.view = undefined;
       this.viewRecords = 0;
     };
@@ -263,13 +271,19 @@ export class TwinBuffer {
    */
   reclaimStep(limit: number): boolean {
     this.load();
-    if (this.unreclaimed.length === 0) return true;
+    const left = this.unreclaimed.length - this.reclaimedAt;
+    if (left === 0) return true;
     const batch = this.pool.batch();
-    const n = Math.max(1, Math.min(Math.floor(limit), this.unreclaimed.length));
-    for (let i = 0; i < n; i++) batch.del(this.map, recordKey(this.unreclaimed[i]!));
+    const n = Math.max(1, Math.min(Math.floor(limit), left));
+    const at = this.reclaimedAt;
+    for (let i = at; i < at + n; i++) batch.del(this.map, recordKey(this.unreclaimed[i]!));
     this.pool.apply(batch);
-    this.unreclaimed.splice(0, n);
-    return this.unreclaimed.length === 0;
+    // An index, not a splice per step (that moved the whole rest of a 20 000-record list each time).
+    this.reclaimedAt += n;
+    if (this.reclaimedAt < this.unreclaimed.length) return false;
+    this.unreclaimed = [];
+    this.reclaimedAt = 0;
+    return true;
   }
 
   /** Records in the log (tests, checks). */
