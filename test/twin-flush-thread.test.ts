@@ -13,7 +13,7 @@ import { expiringCell, liveCell, type PartitionUpdate, rowLiveness } from '../st
 import { StorageEngine } from '../storage/storage-engine.js';
 import type { TableStore } from '../storage/table-store.js';
 import { FlushThreadClient } from '../storage/twin/flush-thread-client.js';
-import { RecordArena, slabIdOf } from '../storage/twin/record-arena.js';
+import { RecordArena, SlabNames, slabIdOf } from '../storage/twin/record-arena.js';
 import { checkTwin } from '../storage/twin/twin-check.js';
 import { startFlush } from '../storage/twin/twin-flush.js';
 import { keyIndexKey, segmentBytesKey } from '../storage/twin/twin-keys.js';
@@ -240,5 +240,14 @@ describe('record arena', () => {
     expect(big.buffer.byteLength).toBe(40_000);
     // The current slab stays current after a record of its own.
     expect(slabIdOf(a.copy(rec(10, 3)))).toBe(slabIdOf(more.at(-1)!));
+    // Naming slabs for the flush thread: each once, and a buffer outside the arena every time it is met.
+    const names = new SlabNames();
+    expect([ra, more[0]!, more.at(-1)!, more[1]!, big].map((r) => names.name(r))).toEqual(
+      [ra, more[0]!, more.at(-1)!, more[1]!, big].map(slabIdOf),
+    );
+    expect(names.take().map(([id]) => id)).toEqual([slabIdOf(ra), slabIdOf(more.at(-1)!), slabIdOf(big)]);
+    expect(names.take()).toEqual([]);
+    expect(() => names.name(rec(8, 0))).toThrow(/outside the record arena/);
+    expect(() => names.name(rec(8, 0))).toThrow(/outside the record arena/);
   });
 });

@@ -8,7 +8,7 @@
 // end (offsets within the slab), shadow timestamp; and the slabs it names that earlier slices of the flush did not.
 
 import type { FlushView } from './flush-view.js';
-import { type RecordArena, slabIdOf, slabOf } from './record-arena.js';
+import { type RecordArena, SlabNames, slabIdOf } from './record-arena.js';
 import { splitTwinKey } from './twin-keys.js';
 import type { TwinRowSource } from './twin-row-source.js';
 
@@ -29,9 +29,7 @@ export interface FlushSlice {
 
 /** Describes buffer view entries slice by slice, reading the row store where the buffer says to. */
 export class FlushInputWriter {
-  private readonly sent = new Set<number>();
-  private lastSlab = 0;
-  private slabs: [number, SharedArrayBuffer][] = [];
+  private readonly slabs = new SlabNames();
 
   constructor(
     private readonly source: TwinRowSource,
@@ -44,7 +42,6 @@ export class FlushInputWriter {
   slice(view: FlushView, from: number, to: number): FlushSlice {
     const n = to - from;
     const meta = new Float64Array(n * ROW_FIELDS);
-    this.slabs = [];
     for (let i = 0; i < n; i++) {
       const v = from + i;
       const m = i * ROW_FIELDS;
@@ -52,7 +49,7 @@ export class FlushInputWriter {
       const valueEnd = view.valueEnd(v);
       if (valueEnd === valueAt) continue; // ROW_DROPPED: deleted
       const rec = view.recordOf(v);
-      const keySlab = this.note(rec);
+      const keySlab = this.slabs.name(rec);
       const base = rec.byteOffset;
       meta[m + 1] = keySlab;
       meta[m + 2] = base + view.keyAt(v);
@@ -72,24 +69,11 @@ export class FlushInputWriter {
       const row = slabIdOf(ref.buf) !== 0 ? ref.buf : this.arena.copy(ref.buf, ref.offset);
       const rowAt = row === ref.buf ? row.byteOffset + ref.offset : row.byteOffset;
       meta[m] = ROW_RESOLVED;
-      meta[m + 4] = this.note(row);
+      meta[m + 4] = this.slabs.name(row);
       meta[m + 5] = rowAt;
       meta[m + 6] = row.byteOffset + row.length;
       meta[m + 7] = ref.shadowTs;
     }
-    return { rows: n, meta, slabs: this.slabs };
-  }
-
-  /** The slab id of `b`, which the slice names if no earlier slice did. */
-  private note(b: Buffer): number {
-    const id = slabIdOf(b);
-    if (id === this.lastSlab) return id;
-    this.lastSlab = id;
-    if (id === 0) throw new Error('twin buffer record outside the record arena');
-    if (!this.sent.has(id)) {
-      this.sent.add(id);
-      this.slabs.push([id, slabOf(b)!]);
-    }
-    return id;
+    return { rows: n, meta, slabs: this.slabs.take() };
   }
 }

@@ -10,7 +10,7 @@ import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from '
 import type { FlushSlice } from './flush-input.js';
 import type { FlushThreadData, FromFlushThread, ToFlushThread } from './flush-thread.js';
 import type { SortedOffsets } from './flush-view.js';
-import { slabIdOf, slabOf } from './record-arena.js';
+import { SlabNames } from './record-arena.js';
 import type { AssembledSegment, AssemblerSetup } from './segment-assembler.js';
 
 /** A synchronous wait gives up after this long (the thread died, or is stuck). */
@@ -63,20 +63,13 @@ export class FlushThreadClient {
     const job = this.nextJob++;
     this.open.add(job);
     const at = new Float64Array(records.length * 3);
-    const slabs: [number, SharedArrayBuffer][] = [];
-    const seen = new Set<number>();
+    const slabs = new SlabNames();
     records.forEach((r, i) => {
-      const id = slabIdOf(r);
-      if (id === 0) throw new FlushThreadError('twin buffer record outside the record arena');
-      if (!seen.has(id)) {
-        seen.add(id);
-        slabs.push([id, slabOf(r)!]);
-      }
-      at[3 * i] = id;
+      at[3 * i] = slabs.name(r);
       at[3 * i + 1] = r.byteOffset;
       at[3 * i + 2] = r.length;
     });
-    this.send({ type: 'sort', job, records: { at, slabs } }, [at.buffer]);
+    this.send({ type: 'sort', job, records: { at, slabs: slabs.take() } }, [at.buffer]);
     return job;
   }
 

@@ -57,7 +57,33 @@ export function slabIdOf(b: Uint8Array): number {
   return (b.buffer as Slab).slabId ?? 0;
 }
 
-/** The slab `b` lives in (undefined: not in a slab). */
-export function slabOf(b: Uint8Array): SharedArrayBuffer | undefined {
-  return (b.buffer as Slab).slabId === undefined ? undefined : (b.buffer as SharedArrayBuffer);
+/**
+ * Names the slabs buffers live in, each once, for sharing them with the flush thread: a flush sends a slab the
+ * first time one of its buffers is in it.
+ */
+export class SlabNames {
+  private readonly named = new Set<number>();
+  private last = 0;
+  private fresh: [number, SharedArrayBuffer][] = [];
+
+  /** The id of the slab `b` lives in (named now if it is new). */
+  name(b: Uint8Array): number {
+    const id = slabIdOf(b);
+    if (id === 0) throw new Error('twin buffer record outside the record arena');
+    // Neighbouring rows often share a record's slab.
+    if (id === this.last) return id;
+    this.last = id;
+    if (!this.named.has(id)) {
+      this.named.add(id);
+      this.fresh.push([id, b.buffer as SharedArrayBuffer]);
+    }
+    return id;
+  }
+
+  /** [id, slab] of each slab named since the last call. */
+  take(): [number, SharedArrayBuffer][] {
+    const out = this.fresh;
+    this.fresh = [];
+    return out;
+  }
 }

@@ -12,6 +12,7 @@ import {
   serializeSegment,
   type TwinRow,
 } from '../arrow/segment-builder.js';
+import { sortableBytesToToken } from '../murmur3-token.js';
 import { deserializePartitionKey } from '../partition-key.js';
 import { readClusteringValues, singleRowAt, singleRowShadowTsAt } from '../row-codec.js';
 import type { ComplexValue } from '../row-projection.js';
@@ -65,8 +66,6 @@ class ArrayCells implements CellLookup {
     return this.v[id];
   }
 }
-
-const SIGN = -(2n ** 63n);
 
 export class SegmentAssembler {
   private phase: AssemblerPhase = 'read';
@@ -276,7 +275,7 @@ export class SegmentAssembler {
     }
     this.noteFlushed(keySlab, keyAt, keyEnd);
     this.rows.push({
-      token: key.readBigInt64BE(keyAt) ^ SIGN,
+      token: sortableBytesToToken(key, keyAt),
       partitionKey: deserializePartitionKey(key.subarray(pkStart, pkEnd), this.layout.partitionKey.length),
       clustering: readClusteringValues(buf, row.clusteringAt),
       // The twin key ends with the row key: a kind byte, then the byte-comparable clustering.

@@ -12,6 +12,7 @@
 import { isMultiCell } from '../../cql/types/cql-type.js';
 import { DeletionVector } from '../arrow/deletion-vector.js';
 import { type OpenSegment, openSegment } from '../arrow/segment-reader.js';
+import { sortableBytesToToken } from '../murmur3-token.js';
 import type { BufferEntry } from './buffer-entry.js';
 import { walkRecord } from './buffer-record.js';
 import { FlushInputWriter } from './flush-input.js';
@@ -88,8 +89,6 @@ export class TwinFlush implements FlushWatch {
   private assembled: AssembledSegment | undefined;
   /** Per snapshot row, 1 when a record committed since the flush started rewrites it (its segment copy is stale). */
   private touched = new Uint8Array(0);
-  private tokenHigh: Uint32Array = new Uint32Array(0);
-  private tokenLow: Uint32Array = new Uint32Array(0);
   /** Records up to this one were checked for rows rewritten since the flush started. */
   private checkedSeq: number;
   /** The id the segment's bytes and key index were written under (the 'stage' step), undefined before. */
@@ -214,9 +213,6 @@ export class TwinFlush implements FlushWatch {
   private startAssembly(view: FlushView): void {
     this.snapshot = view;
     this.touched = new Uint8Array(view.length);
-    // The view's tokens as two numbers each: markTouched's binary search compares those, not the entries.
-    this.tokenHigh = view.high;
-    this.tokenLow = view.low;
     const setup: AssemblerSetup = {
       columns: this.schema.columns,
       clustered: this.twin.table.clustered,
@@ -312,8 +308,9 @@ export class TwinFlush implements FlushWatch {
   private markTouched(budget: number): void {
     const rows = this.snapshot;
     const n = rows.length;
-    const high = this.tokenHigh;
-    const low = this.tokenLow;
+    // The view's tokens as two numbers each: the binary search compares those, not the keys.
+    const high = rows.high;
+    const low = rows.low;
     const touched = this.touched;
     for (const r of this.twin.buffer.recordsAfter(this.checkedSeq)) {
       if (budget <= 0) return;
@@ -413,8 +410,8 @@ export class TwinFlush implements FlushWatch {
     const n = rowKeyIndex.length;
     if (n > 0 && ipc && this.stagedId !== undefined) {
       const id = this.stagedId;
-      const first = tokenOfKey(this.snapshot.key(a.firstRow));
-      const last = tokenOfKey(this.snapshot.key(a.lastRow));
+      const first = sortableBytesToToken(this.snapshot.key(a.firstRow));
+      const last = sortableBytesToToken(this.snapshot.key(a.lastRow));
       record = { id, rows: n, firstToken: first, lastToken: last, ts: Date.now(), size: ipc.length };
       dv = new DeletionVector(n);
       batch.put(h.index, segmentKey(id), encodeSegmentRecord(record));
@@ -476,14 +473,4 @@ export function startFlush(twin: TableTwin): TwinFlush | undefined {
   const schema = twin.currentSchema();
   if (!schema) return undefined;
   return new TwinFlush(twin, schema, twin.options.flushThread);
-}
-
-const SIGN = -(2n ** 63n);
-
-/**
- * The token of a twin key's 8 sortable bytes (= sortableBytesToToken(key, 0) without a Buffer view per row):
- * flipping the sign bit of the signed reading is an XOR with -2^63 in bigint's two's complement.
- */
-function tokenOfKey(key: Buffer): bigint {
-  return key.readBigInt64BE(0) ^ SIGN;
 }
