@@ -463,7 +463,77 @@ async function crashBetweenStageAndCommit(): Promise<void> {
   engine.close();
 }
 
+/**
+ * One record per batch, kept in memory as runs of records lying back to back: a flush's boundary (its snapshot, the
+ * rewritten-row check) ends a run, so writes during a flush are neither flushed nor lost, and reclaiming the
+ * consumed runs deletes every record they hold.
+ */
+async function recordRuns(): Promise<void> {
+  const path = join(dir, 'pool-runs');
+  const opts = { flushRows: 1 << 20, flushBytes: 1 << 30, sliceRows: 16, autoFlush: false };
+  const schema: TwinSchema = { columns: twinTestColumns(false), complexToBytes: () => null };
+  let engine = StorageEngine.open({ path, size: 64 * 1024 * 1024, twin: opts });
+  engine.setTwinSchemaSource(() => schema);
+  const id = Buffer.alloc(16, 7);
+  let store = await engine.createTable(id, { clustered: false });
+  const now = Math.floor(Date.now() / 1000);
+  let ts = 1;
+  const write = (k: number, x: number) =>
+    store.applyMutations(
+      [
+        {
+          key: int32Bytes(k),
+          token: undefined,
+          rows: [
+            {
+              clustering: Buffer.alloc(0),
+              liveness: rowLiveness(++ts, 0, now),
+              cells: [
+                liveCell(2, ts, doubleBytes(x)),
+                liveCell(3, ts, int64Bytes(k)),
+                liveCell(4, ts, Buffer.from('t')),
+              ],
+            },
+          ],
+        },
+      ],
+      now,
+    );
+  for (let k = 0; k < 300; k++) await write(k, k);
+  const twin = store.twin!;
+  expect(twin.buffer.recordCount).toBe(300);
+  expect(twin.pool.count(twin.handles.buffer)).toBe(300);
+  // 300 records of ~60 bytes: a few runs (one per arena slab), not 300.
+  expect(twin.buffer.runCount).toBeLessThan(10);
+  const f = startFlush(twin)!;
+  let k = 300;
+  while (!f.step(8)) {
+    // New rows and rewrites of rows the flush read, between its steps.
+    await write(k, k);
+    if (k < 600) await write(k - 300, -1);
+    k++;
+  }
+  const written = k - 300;
+  const rewritten = Math.min(written, 300);
+  expect(written).toBeGreaterThan(5);
+  expect(checkTwin(twin, now, schema)).toEqual([]);
+  // The flush took its 300 rows, not one written after it started; the rewritten ones are deleted in the segment.
+  expect(f.result!.segment!.rows).toBe(300);
+  expect(twin.segment(f.result!.segment!.id)!.deletions().count()).toBe(rewritten);
+  expect(twin.bufferRows()).toBe(written + rewritten);
+  expect(twin.buffer.recordCount).toBe(written + rewritten);
+  expect(twin.pool.count(twin.handles.buffer)).toBe(written + rewritten + 1);
+  engine.close();
+  engine = StorageEngine.open({ path, twin: opts });
+  engine.setTwinSchemaSource(() => schema);
+  store = engine.table(id)!;
+  expect(checkTwin(store.twin!, now, schema)).toEqual([]);
+  expect(store.twin!.bufferRows()).toBe(written + rewritten);
+  engine.close();
+}
+
 describe.skipIf(!hasAddon)('Arrow twin in storage', () => {
+  it('records written back to back are kept as runs, split where a flush starts and checks', recordRuns);
   it('rows of two partitions with one token are flushed in the row store order', sameTokenPartitions);
   it('a buffer holding a second flush of rows or bytes is a backlog (the worker runs flat out)', backlogByRowsAndBytes);
   it('segments are read in place from the pool after a reopen (no copy)', zeroCopyAfterReopen);

@@ -219,7 +219,7 @@ describe.skipIf(!hasAddon)('flush thread', () => {
 });
 
 describe('record arena', () => {
-  it('keeps each buffer in slabs of its own, growing from 4 KiB, a large record alone, every record 8-byte aligned', () => {
+  it('keeps each buffer in slabs of its own, growing from 4 KiB, a large record alone, records back to back', () => {
     const a = new RecordArena();
     const b = new RecordArena();
     const rec = (n: number, v: number) => Buffer.alloc(n, v);
@@ -229,10 +229,18 @@ describe('record arena', () => {
     expect(slabIdOf(ra)).not.toBe(slabIdOf(rb));
     expect(ra.buffer.byteLength).toBe(4096);
     const more = Array.from({ length: 60 }, (_, i) => a.copy(rec(101, i)));
-    // 8-byte steps: the 41st record of 104 bytes no longer fits the first 4 KiB slab; the next slab is 8 KiB.
+    // The 40th record of 101 bytes no longer fits the first 4 KiB slab; the next slab is 8 KiB.
     expect(new Set(more.map(slabIdOf)).size).toBe(2);
+    expect(slabIdOf(more[38]!)).toBe(slabIdOf(ra));
+    expect(slabIdOf(more[39]!)).not.toBe(slabIdOf(ra));
     expect(more.at(-1)!.buffer.byteLength).toBe(8192);
-    for (const r of more) expect(r.byteOffset % 8).toBe(0);
+    // No padding: a slab's records lie back to back (the twin buffer keeps such a run as one record).
+    expect(more[0]!.byteOffset).toBe(100);
+    for (let i = 1; i < more.length; i++) {
+      if (slabIdOf(more[i]!) === slabIdOf(more[i - 1]!)) {
+        expect(more[i]!.byteOffset).toBe(more[i - 1]!.byteOffset + 101);
+      }
+    }
     expect(more.map((r) => r[0])).toEqual(Array.from({ length: 60 }, (_, i) => i));
     expect(ra.equals(rec(100, 1))).toBe(true);
     const big = a.copy(rec(50_000, 9), 10, 40_010);

@@ -34,8 +34,9 @@ export class RecordArena {
       this.nextBytes = Math.min(MAX_SLAB_BYTES, this.nextBytes * 2);
     }
     const at = this.used;
-    // 8-byte steps keep every record's first byte aligned.
-    this.used += (n + 7) & ~7;
+    // No padding: records copied one after the other lie back to back, and the twin buffer keeps such a run as
+    // one record (twin-buffer.ts LogRecord).
+    this.used += n;
     return placed(this.current, at, src, from, to);
   }
 }
