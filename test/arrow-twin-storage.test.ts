@@ -357,24 +357,11 @@ async function zeroCopyAfterReopen(): Promise<void> {
   engine.close();
 }
 
-/**
- * A crash between the flush's staging transaction (segment bytes and key index under the next id) and its commit:
- * the pool copied at that moment holds unused bytes and no new segment; the twin there is consistent, and its next
- * flush takes the same id and overwrites them. A cancelled flush removes what it staged.
- */
-async function crashBetweenStageAndCommit(): Promise<void> {
-  const path = join(dir, 'pool-staged');
-  const crashed = join(dir, 'pool-staged-crashed');
-  const schema: TwinSchema = { columns: twinTestColumns(false), complexToBytes: () => null };
-  const opts = { autoFlush: false, sliceRows: 16 };
-  let engine = StorageEngine.open({ path, size: 64 * 1024 * 1024, twin: opts });
-  engine.setTwinSchemaSource(() => schema);
-  const id = Buffer.alloc(16, 6);
-  let store = await engine.createTable(id, { clustered: false });
-  const now = Math.floor(Date.now() / 1000);
+/** Writes row k of an unclustered test table (x in its double column), one batch a call, timestamps increasing. */
+function unclusteredWriter(store: () => TableStore, now: number): (k: number, x: number) => Promise<void> {
   let ts = 1;
-  const write = (k: number, x: number) =>
-    store.applyMutations(
+  return (k, x) =>
+    store().applyMutations(
       [
         {
           key: int32Bytes(k),
@@ -394,6 +381,24 @@ async function crashBetweenStageAndCommit(): Promise<void> {
       ],
       now,
     );
+}
+
+/**
+ * A crash between the flush's staging transaction (segment bytes and key index under the next id) and its commit:
+ * the pool copied at that moment holds unused bytes and no new segment; the twin there is consistent, and its next
+ * flush takes the same id and overwrites them. A cancelled flush removes what it staged.
+ */
+async function crashBetweenStageAndCommit(): Promise<void> {
+  const path = join(dir, 'pool-staged');
+  const crashed = join(dir, 'pool-staged-crashed');
+  const schema: TwinSchema = { columns: twinTestColumns(false), complexToBytes: () => null };
+  const opts = { autoFlush: false, sliceRows: 16 };
+  let engine = StorageEngine.open({ path, size: 64 * 1024 * 1024, twin: opts });
+  engine.setTwinSchemaSource(() => schema);
+  const id = Buffer.alloc(16, 6);
+  let store = await engine.createTable(id, { clustered: false });
+  const now = Math.floor(Date.now() / 1000);
+  const write = unclusteredWriter(() => store, now);
   for (let k = 0; k < 300; k++) await write(k, k);
   store.flushTwin();
   for (let k = 300; k < 700; k++) await write(k, k);
@@ -477,28 +482,7 @@ async function recordRuns(): Promise<void> {
   const id = Buffer.alloc(16, 7);
   let store = await engine.createTable(id, { clustered: false });
   const now = Math.floor(Date.now() / 1000);
-  let ts = 1;
-  const write = (k: number, x: number) =>
-    store.applyMutations(
-      [
-        {
-          key: int32Bytes(k),
-          token: undefined,
-          rows: [
-            {
-              clustering: Buffer.alloc(0),
-              liveness: rowLiveness(++ts, 0, now),
-              cells: [
-                liveCell(2, ts, doubleBytes(x)),
-                liveCell(3, ts, int64Bytes(k)),
-                liveCell(4, ts, Buffer.from('t')),
-              ],
-            },
-          ],
-        },
-      ],
-      now,
-    );
+  const write = unclusteredWriter(() => store, now);
   for (let k = 0; k < 300; k++) await write(k, k);
   const twin = store.twin!;
   expect(twin.buffer.recordCount).toBe(300);
