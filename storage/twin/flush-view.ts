@@ -23,8 +23,9 @@ export class FlushView {
     readonly high: Uint32Array,
     readonly low: Uint32Array,
     private readonly entries: readonly BufferEntry[] | undefined,
-    private readonly records: readonly Buffer[],
-    private readonly offsets: SortedOffsets | undefined,
+    /** Built from the thread's offsets: the records sent, and the offsets (else undefined). */
+    readonly records: readonly Buffer[],
+    readonly offsets: SortedOffsets | undefined,
   ) {}
 
   static ofEntries(entries: readonly BufferEntry[], high: Uint32Array, low: Uint32Array): FlushView {
