@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { BufferEntry } from '../storage/twin/buffer-entry.js';
+import { sortRecordOffsets } from '../storage/twin/record-offset-sort.js';
 import { SortedViewJob } from '../storage/twin/sorted-view-job.js';
 import { EntrySorter } from '../storage/twin/twin-key-sort.js';
 import { seededRandom } from './support/seeded-random.js';
@@ -100,5 +101,51 @@ describe('SortedViewJob', () => {
       expect(Array.from(job.viewHigh)).toEqual(job.view.map((e) => e.key.readUInt32BE(0)));
       expect(Array.from(job.viewLow)).toEqual(job.view.map((e) => e.key.readUInt32BE(4)));
     }
+  });
+});
+
+describe('sortRecordOffsets (the flush thread)', () => {
+  it('picks and orders the entries SortedViewJob does: rewrites, shared tokens, key lengths, a long partition', () => {
+    const r = seededRandom(9);
+    const byte = () => Math.floor(r() * 256);
+    const partition = [9, 8, 7, 6, 5, 4, 3, 2, 0, 1, 4];
+    const records: Buffer[] = [];
+    for (let rec = 0; rec < 40; rec++) {
+      const parts: Buffer[] = [];
+      const count = 1 + Math.floor(r() * 400);
+      for (let i = 0; i < count; i++) {
+        const roll = r();
+        const key =
+          roll < 0.5
+            ? Buffer.from([...partition, byte(), byte(), byte()]) // one partition's rows: a run longer than 2048
+            : roll < 0.7
+              ? Buffer.from([...Array.from({ length: 8 }, () => Math.floor(r() * 3)), 0, 1, Math.floor(r() * 3)])
+              : Buffer.from([1, 1, 1, 1, byte(), byte(), byte(), byte(), 0, 2, byte(), ...(r() < 0.5 ? [byte()] : [])]);
+        const value = Buffer.from(`r${rec}-${i}`);
+        const head = Buffer.alloc(4);
+        head.writeUInt32BE(key.length);
+        const vhead = Buffer.alloc(4);
+        vhead.writeUInt32BE(value.length);
+        parts.push(head, key, vhead, value);
+      }
+      records.push(Buffer.concat(parts));
+    }
+    const job = new SortedViewJob(records);
+    const view = job.finish();
+    expect(view.filter((e) => e.rec[e.keyAt] === 9 && e.rec[e.keyAt + 1] === 8).length).toBeGreaterThan(2048);
+    const o = sortRecordOffsets(records);
+    expect(o.rec.length).toBe(view.length);
+    view.forEach((e, i) => {
+      expect(records[o.rec[i]!]).toBe(e.rec);
+      expect([o.keyAt[i], o.keyEnd[i], o.valueAt[i], o.valueEnd[i]]).toEqual([
+        e.keyAt,
+        e.keyEnd,
+        e.valueAt,
+        e.valueEnd,
+      ]);
+    });
+    expect(Array.from(o.high)).toEqual(Array.from(job.viewHigh));
+    expect(Array.from(o.low)).toEqual(Array.from(job.viewLow));
+    expect(sortRecordOffsets([]).rec.length).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 // The flush thread's entry point (a worker_threads Worker started by flush-thread-client.ts): it sorts a flush's
-// buffer records into its view and assembles segments (segment-assembler.ts) from the slices of rows the main thread copies out of the twin buffer, so the
+// buffer records into its view (record-offset-sort.ts) and assembles segments (segment-assembler.ts) from the slices
+// of row descriptions the main thread sends (flush-input.ts: where each row's bytes are in the record arena), so the
 // read, build, serialize, key index and token filter steps of a flush (~2/3 of its CPU) leave the event loop that
 // serves requests. It never touches the pool. Answers go to the port the client polls; the shared counter wakes
 // a client waiting synchronously (an admin flush).
@@ -8,9 +9,9 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { type MessagePort, workerData } from 'node:worker_threads';
 import type { FlushSlice } from './flush-input.js';
-import { type SortedOffsets, sortedOffsets } from './flush-view.js';
+import type { SortedOffsets } from './flush-view.js';
+import { sortRecordOffsets } from './record-offset-sort.js';
 import { type AssembledSegment, type AssemblerSetup, SegmentAssembler } from './segment-assembler.js';
-import { SortedViewJob } from './sorted-view-job.js';
 
 export type ToFlushThread =
   | { readonly type: 'sort'; readonly job: number; readonly records: SortInput }
@@ -100,9 +101,7 @@ function sortRecords(input: SortInput): SortedOffsets {
   const at = input.at;
   const records: Buffer[] = [];
   for (let i = 0; i < at.length; i += 3) records.push(Buffer.from(slabs.get(at[i]!)!, at[i + 1]!, at[i + 2]!));
-  const job = new SortedViewJob(records);
-  const view = job.finish();
-  return sortedOffsets(view, job.viewHigh, job.viewLow, records);
+  return sortRecordOffsets(records);
 }
 
 /** The result's arrays that own their memory (moved, not copied); a view into shared memory is copied instead. */

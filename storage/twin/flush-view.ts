@@ -67,33 +67,3 @@ export class FlushView {
     return this.recordOf(i).subarray(this.keyAt(i), this.keyEnd(i));
   }
 }
-
-/** The view of `entries` (sorted, latest per key; their records are `records`) as offsets, for another thread. */
-export function sortedOffsets(
-  entries: readonly BufferEntry[],
-  high: Uint32Array,
-  low: Uint32Array,
-  records: readonly Buffer[],
-): SortedOffsets {
-  const index = new Map<Buffer, number>();
-  for (let i = 0; i < records.length; i++) index.set(records[i]!, i);
-  const n = entries.length;
-  const out: SortedOffsets = {
-    rec: new Uint32Array(n),
-    keyAt: new Uint32Array(n),
-    keyEnd: new Uint32Array(n),
-    valueAt: new Uint32Array(n),
-    valueEnd: new Uint32Array(n),
-    high: Uint32Array.from(high.subarray(0, n)),
-    low: Uint32Array.from(low.subarray(0, n)),
-  };
-  for (let i = 0; i < n; i++) {
-    const e = entries[i]!;
-    out.rec[i] = index.get(e.rec)!;
-    out.keyAt[i] = e.keyAt;
-    out.keyEnd[i] = e.keyEnd;
-    out.valueAt[i] = e.valueAt;
-    out.valueEnd[i] = e.valueEnd;
-  }
-  return out;
-}
