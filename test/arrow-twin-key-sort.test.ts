@@ -78,7 +78,8 @@ describe('SortedViewJob', () => {
     const latest = new Map<string, string>();
     for (let rec = 0; rec < 20; rec++) {
       const parts: Buffer[] = [];
-      for (let i = 0; i < 1 + Math.floor(r() * 200); i++) {
+      const count = 1 + Math.floor(r() * 200);
+      for (let i = 0; i < count; i++) {
         const key = Buffer.from([...Array.from({ length: 8 }, () => Math.floor(r() * 4)), 0, 1, Math.floor(r() * 3)]);
         const value = Buffer.from(`r${rec}-${i}`);
         const head = Buffer.alloc(4);
