@@ -47,55 +47,61 @@ async function consistent(client: cassandra.Client): Promise<void> {
 describe('Arrow twin crash safety', () => {
   it('SIGKILL during flushes and compactions leaves twins consistent', async () => {
     let { server, client } = await start();
-    await client.execute(
-      "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
-      [],
-      { prepare: false },
-    );
-    await client.execute('CREATE TABLE ks.t (k int PRIMARY KEY, x double, y bigint, t text)', [], { prepare: false });
-    let seed = 1;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed;
-    };
-    let segmentsSeen = 0;
-    for (let crash = 0; crash < 4; crash++) {
-      let stop = false;
-      const writer = async () => {
-        while (!stop) {
-          const k = next() % 2000;
-          const op = next() % 10;
-          try {
-            if (op < 7) {
-              await client.execute('INSERT INTO ks.t (k, x, y, t) VALUES (?, ?, ?, ?)', [
-                k,
-                next() % 1000,
-                cassandra.types.Long.fromNumber(next() % 100000),
-                `v${next() % 100}`,
-              ]);
-            } else if (op < 9) {
-              await client.execute('DELETE FROM ks.t WHERE k = ?', [k]);
-            } else {
-              await client.execute(`SELECT * FROM system_arrow.${next() % 2 ? 'flush_now' : 'compact_now'}`);
-            }
-          } catch {
-            return; // the server died under us
-          }
-        }
+    // A failed check must not leave the server running (its data directory goes with afterAll).
+    try {
+      await client.execute(
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+        [],
+        { prepare: false },
+      );
+      await client.execute('CREATE TABLE ks.t (k int PRIMARY KEY, x double, y bigint, t text)', [], { prepare: false });
+      let seed = 1;
+      const next = () => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        return seed;
       };
-      const writers = Array.from({ length: 8 }, writer);
-      await new Promise((ok) => setTimeout(ok, 600 + (next() % 900)));
-      const segs = await client.execute('SELECT * FROM system_arrow.segments').catch(() => undefined);
-      segmentsSeen = Math.max(segmentsSeen, segs?.rows.length ?? 0);
-      await server.stop('SIGKILL');
-      stop = true;
-      await Promise.all(writers);
+      let segmentsSeen = 0;
+      for (let crash = 0; crash < 4; crash++) {
+        let stop = false;
+        const writer = async () => {
+          while (!stop) {
+            const k = next() % 2000;
+            const op = next() % 10;
+            try {
+              if (op < 7) {
+                await client.execute('INSERT INTO ks.t (k, x, y, t) VALUES (?, ?, ?, ?)', [
+                  k,
+                  next() % 1000,
+                  cassandra.types.Long.fromNumber(next() % 100000),
+                  `v${next() % 100}`,
+                ]);
+              } else if (op < 9) {
+                await client.execute('DELETE FROM ks.t WHERE k = ?', [k]);
+              } else {
+                await client.execute(`SELECT * FROM system_arrow.${next() % 2 ? 'flush_now' : 'compact_now'}`);
+              }
+            } catch {
+              return; // the server died under us
+            }
+          }
+        };
+        const writers = Array.from({ length: 8 }, writer);
+        await new Promise((ok) => setTimeout(ok, 600 + (next() % 900)));
+        const segs = await client.execute('SELECT * FROM system_arrow.segments').catch(() => undefined);
+        segmentsSeen = Math.max(segmentsSeen, segs?.rows.length ?? 0);
+        await server.stop('SIGKILL');
+        stop = true;
+        await Promise.all(writers);
+        await client.shutdown().catch(() => {});
+        ({ server, client } = await start());
+        await consistent(client);
+      }
+      expect(segmentsSeen).toBeGreaterThan(0);
+      await client.shutdown();
+      await server.stop();
+    } finally {
       await client.shutdown().catch(() => {});
-      ({ server, client } = await start());
-      await consistent(client);
+      await server.stop('SIGKILL');
     }
-    expect(segmentsSeen).toBeGreaterThan(0);
-    await client.shutdown();
-    await server.stop();
   }, 120_000);
 });
