@@ -8,6 +8,15 @@ import { SortedViewJob } from '../storage/twin/sorted-view-job.js';
 import { EntrySorter } from '../storage/twin/twin-key-sort.js';
 import { seededRandom } from './support/seeded-random.js';
 
+/** A record entry's parts: [u32 key length][key][u32 value length][value]. */
+function entryParts(key: Buffer, value: Buffer): Buffer[] {
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(key.length);
+  const vhead = Buffer.alloc(4);
+  vhead.writeUInt32BE(value.length);
+  return [head, key, vhead, value];
+}
+
 /** EntrySorter run to its end in one step. */
 function sortEntries(entries: BufferEntry[]): BufferEntry[] {
   const s = new EntrySorter(entries);
@@ -82,11 +91,7 @@ describe('SortedViewJob', () => {
       for (let i = 0; i < count; i++) {
         const key = Buffer.from([...Array.from({ length: 8 }, () => Math.floor(r() * 4)), 0, 1, Math.floor(r() * 3)]);
         const value = Buffer.from(`r${rec}-${i}`);
-        const head = Buffer.alloc(4);
-        head.writeUInt32BE(key.length);
-        const vhead = Buffer.alloc(4);
-        vhead.writeUInt32BE(value.length);
-        parts.push(head, key, vhead, value);
+        parts.push(...entryParts(key, value));
         latest.set(key.toString('hex'), value.toString());
       }
       records.push(Buffer.concat(parts));
@@ -123,11 +128,7 @@ describe('sortRecordOffsets (the flush thread)', () => {
               ? Buffer.from([...Array.from({ length: 8 }, () => Math.floor(r() * 3)), 0, 1, Math.floor(r() * 3)])
               : Buffer.from([1, 1, 1, 1, byte(), byte(), byte(), byte(), 0, 2, byte(), ...(r() < 0.5 ? [byte()] : [])]);
         const value = Buffer.from(`r${rec}-${i}`);
-        const head = Buffer.alloc(4);
-        head.writeUInt32BE(key.length);
-        const vhead = Buffer.alloc(4);
-        vhead.writeUInt32BE(value.length);
-        parts.push(head, key, vhead, value);
+        parts.push(...entryParts(key, value));
       }
       records.push(Buffer.concat(parts));
     }
