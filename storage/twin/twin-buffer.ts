@@ -42,11 +42,10 @@ const RECORD_KEY_LENGTH = 8;
  */
 const CONSUMED_KEY = Buffer.from([0]);
 
-function recordKey(seq: number): Buffer {
-  const b = Buffer.allocUnsafe(RECORD_KEY_LENGTH);
-  b.writeUInt32BE(Math.floor(seq / 0x100000000), 0);
-  b.writeUInt32BE(seq >>> 0, 4);
-  return b;
+function recordKey(seq: number, into = Buffer.allocUnsafe(RECORD_KEY_LENGTH)): Buffer {
+  into.writeUInt32BE(Math.floor(seq / 0x100000000), 0);
+  into.writeUInt32BE(seq >>> 0, 4);
+  return into;
 }
 
 function seqOfRecordKey(k: Buffer): number {
@@ -317,12 +316,14 @@ export class TwinBuffer {
     const ranges = this.unreclaimed;
     if (this.reclaimedAt >= ranges.length) return true;
     const batch = this.pool.batch();
+    // One key buffer for the step (a batch copies keys as they are staged): ~20 000 records a flush.
+    const key = Buffer.allocUnsafe(RECORD_KEY_LENGTH);
     let left = Math.max(1, Math.floor(limit));
     while (left > 0 && this.reclaimedAt < ranges.length) {
       const first = Math.max(ranges[this.reclaimedAt]!, this.reclaimedSeq);
       const last = ranges[this.reclaimedAt + 1]!;
       const end = Math.min(last, first + left - 1);
-      for (let seq = first; seq <= end; seq++) batch.del(this.map, recordKey(seq));
+      for (let seq = first; seq <= end; seq++) batch.del(this.map, recordKey(seq, key));
       left -= end - first + 1;
       if (end < last) this.reclaimedSeq = end + 1;
       else {
