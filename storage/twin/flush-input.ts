@@ -9,7 +9,7 @@
 
 import type { FlushView } from './flush-view.js';
 import { type RecordArena, SlabNames, slabIdOf } from './record-arena.js';
-import { splitTwinKey } from './twin-keys.js';
+import { isBufferMarkerAt, splitTwinKey } from './twin-keys.js';
 import type { TwinRowSource } from './twin-row-source.js';
 
 export const ROW_FIELDS = 8;
@@ -70,19 +70,20 @@ export class FlushInputWriter {
       if (valueEnd === valueAt) continue; // ROW_DROPPED: deleted
       const r = o.rec[v]!;
       const rec = records[r]!;
-      if (valueEnd - valueAt === 1 && rec[valueAt] === 0xff) {
+      if (isBufferMarkerAt(rec, valueAt, valueEnd)) {
         this.describe(view, v, 1, meta, i * ROW_FIELDS);
         continue;
       }
-      const m = i * ROW_FIELDS;
       const base = rec.byteOffset;
-      meta[m] = ROW_PARTITION;
-      meta[m + 1] = slab[r]!;
-      meta[m + 2] = base + o.keyAt[v]!;
-      meta[m + 3] = base + o.keyEnd[v]!;
-      meta[m + 4] = slab[r]!;
-      meta[m + 5] = base + valueAt;
-      meta[m + 6] = base + valueEnd;
+      describePartition(
+        meta,
+        i * ROW_FIELDS,
+        slab[r]!,
+        base + o.keyAt[v]!,
+        base + o.keyEnd[v]!,
+        base + valueAt,
+        base + valueEnd,
+      );
     }
   }
 
@@ -97,17 +98,15 @@ export class FlushInputWriter {
       const rec = view.recordOf(v);
       const keySlab = this.slabs.name(rec);
       const base = rec.byteOffset;
-      meta[m + 1] = keySlab;
-      meta[m + 2] = base + view.keyAt(v);
-      meta[m + 3] = base + view.keyEnd(v);
-      const marker = valueEnd - valueAt === 1 && rec[valueAt] === 0xff;
-      if (!this.clustered && !marker) {
-        meta[m] = ROW_PARTITION;
-        meta[m + 4] = keySlab;
-        meta[m + 5] = base + valueAt;
-        meta[m + 6] = base + valueEnd;
+      const keyAt = base + view.keyAt(v);
+      const keyEnd = base + view.keyEnd(v);
+      if (!this.clustered && !isBufferMarkerAt(rec, valueAt, valueEnd)) {
+        describePartition(meta, m, keySlab, keyAt, keyEnd, base + valueAt, base + valueEnd);
         continue;
       }
+      meta[m + 1] = keySlab;
+      meta[m + 2] = keyAt;
+      meta[m + 3] = keyEnd;
       const parts = splitTwinKey(view.key(v));
       const ref = this.source.fromBuffer(parts.mapKey, parts.rowKey, rec.subarray(valueAt, valueEnd));
       if (!ref) continue;
@@ -121,4 +120,26 @@ export class FlushInputWriter {
       meta[m + 7] = ref.shadowTs;
     }
   }
+}
+
+/**
+ * Row meta[m]: an unclustered table's buffer value, the row as stored in the same slab as its key (offsets within
+ * the slab).
+ */
+function describePartition(
+  meta: Float64Array,
+  m: number,
+  slab: number,
+  keyAt: number,
+  keyEnd: number,
+  valueAt: number,
+  valueEnd: number,
+): void {
+  meta[m] = ROW_PARTITION;
+  meta[m + 1] = slab;
+  meta[m + 2] = keyAt;
+  meta[m + 3] = keyEnd;
+  meta[m + 4] = slab;
+  meta[m + 5] = valueAt;
+  meta[m + 6] = valueEnd;
 }

@@ -27,7 +27,12 @@ export function isBufferDeletion(v: Buffer): boolean {
 }
 
 export function isBufferMarker(v: Buffer): boolean {
-  return v.length === 1 && v[0] === 0xff;
+  return isBufferMarkerAt(v, 0, v.length);
+}
+
+/** isBufferMarker of the value rec[at, end), without a view of it. */
+export function isBufferMarkerAt(rec: Uint8Array, at: number, end: number): boolean {
+  return end - at === 1 && rec[at] === BUFFER_CHANGED[0];
 }
 
 /** Twin key of a row: `mapKey` is the partitions-map key [token | pk]; `rowKey` the row's key in its partition. */
