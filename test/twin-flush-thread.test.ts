@@ -199,6 +199,45 @@ describe.skipIf(!hasAddon)('flush thread', () => {
     engine.close();
   });
 
+  it('keys longer than the assembler first allows for (32 bytes a row) are all in the key index', async () => {
+    const columns: TwinColumn[] = [
+      { name: 'k', id: 0, kind: 'partition_key', type: native('text'), position: 0 },
+      { name: 'x', id: 2, kind: 'regular', type: native('double'), position: -1 },
+    ];
+    const schema: TwinSchema = { columns, complexToBytes: () => null };
+    const { engine, store } = await open('long-keys', schema, { flushRows: 1 << 20, autoFlush: false }, false);
+    const now = Math.floor(Date.now() / 1000);
+    const keyOf = (i: number) => Buffer.from(`${'k'.repeat(40 + (i % 90))}-${i}`);
+    for (let i = 0; i < 2000; i++) {
+      const ts = 1000 + i;
+      await store.applyMutations(
+        [
+          {
+            key: keyOf(i),
+            token: undefined,
+            rows: [
+              {
+                clustering: Buffer.alloc(0),
+                liveness: rowLiveness(ts, 0, now),
+                cells: [liveCell(2, ts, doubleBytes(i))],
+              },
+            ],
+          },
+        ],
+        now,
+      );
+    }
+    const r = store.flushTwin()!;
+    expect(r.thread).toBe(true);
+    expect(r.segment!.rows).toBe(2000);
+    const twin = store.twin!;
+    // Every row found through the key index (checkTwin looks each live row up), the index sorted.
+    expect(checkTwin(twin, now, schema)).toEqual([]);
+    const index = twin.segments()[0]!.keyIndex()!;
+    expect(index.count).toBe(2000);
+    engine.close();
+  });
+
   it('a table with a multi-cell column is assembled on the event loop (its values need the schema layer)', async () => {
     const set: TwinColumn = {
       name: 's',
