@@ -199,7 +199,7 @@ describe.skipIf(!hasAddon)('flush thread', () => {
     engine.close();
   });
 
-  it('keys longer than the assembler first allows for (32 bytes a row) are all in the key index', async () => {
+  it('keys of 50 to 140 bytes are all in the key index', async () => {
     const columns: TwinColumn[] = [
       { name: 'k', id: 0, kind: 'partition_key', type: native('text'), position: 0 },
       { name: 'x', id: 2, kind: 'regular', type: native('double'), position: -1 },

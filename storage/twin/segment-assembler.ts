@@ -20,7 +20,6 @@ import { type FlushSlice, ROW_DROPPED, ROW_FIELDS, ROW_PARTITION } from './flush
 import { FlushRowReader } from './flush-row-reader.js';
 import { type KeyIndexParts, SegmentKeyIndexWriter } from './segment-key-index.js';
 import { TokenFilter } from './token-filter.js';
-import { copyBytes } from './twin-key-compare.js';
 
 /** What happened to an input row. */
 export const FATE_FLUSH = 0;
@@ -80,16 +79,12 @@ export class SegmentAssembler {
   private sliceRow = 0;
   private row = 0;
   private readonly fates: Uint8Array;
-  /** Per flushed row (read order): input row, and where its key ends in `keys`. */
+  /** Per flushed row (read order): input row, slab and key range (the key index copies the keys). */
   private rowKeyIndex: Uint32Array;
+  private flushedSlab: Uint32Array;
+  private flushedKeyAt: Uint32Array;
   private flushedKeyEnd: Uint32Array;
   private flushed = 0;
-  /**
-   * The flushed rows' keys back to back (read order), copied while the row's bytes are in the cache: the rows are
-   * read in key order from records in arrival order, so reading the keys again for the key index missed the cache
-   * once per row (~1/10 of the thread's time).
-   */
-  private keys: Buffer;
   private keyBytes = 0;
   /**
    * Rows go straight into the column encoders (the buffer's order is the row store's), except after a pair of
@@ -128,8 +123,9 @@ export class SegmentAssembler {
     const n = setup.rows;
     this.fates = new Uint8Array(n);
     this.rowKeyIndex = new Uint32Array(n);
+    this.flushedSlab = new Uint32Array(n);
+    this.flushedKeyAt = new Uint32Array(n);
     this.flushedKeyEnd = new Uint32Array(n);
-    this.keys = Buffer.allocUnsafe(Math.max(64, n * 32));
     this.builder = new SegmentBatchBuilder(this.layout, Math.min(n, 1 << 16));
   }
 
@@ -260,7 +256,7 @@ export class SegmentAssembler {
       this.prevPkEnd = pkEnd;
       this.prevTokenHigh = th;
       this.prevTokenLow = tl;
-      this.noteFlushed(key, keyAt, keyEnd);
+      this.noteFlushed(keySlab, keyAt, keyEnd);
       const b = this.builder;
       b.beginRow(th, tl, key, pkStart, pkEnd, buf, row.clusteringAt, writetime, expires);
       for (let j = 0; j < this.regularSlots.length; j++) {
@@ -277,7 +273,7 @@ export class SegmentAssembler {
       const v = start >= 0 ? buf.subarray(start, row.ends[slot]!) : this.complexBytes(slot);
       if (v) cells.v[row.columns[slot]!] = v;
     }
-    this.noteFlushed(key, keyAt, keyEnd);
+    this.noteFlushed(keySlab, keyAt, keyEnd);
     this.rows.push({
       token: sortableBytesToToken(key, keyAt),
       partitionKey: deserializePartitionKey(key.subarray(pkStart, pkEnd), this.layout.partitionKey.length),
@@ -291,19 +287,13 @@ export class SegmentAssembler {
     return FATE_FLUSH;
   }
 
-  private noteFlushed(key: Buffer, keyAt: number, keyEnd: number): void {
+  private noteFlushed(slab: number, keyAt: number, keyEnd: number): void {
     const i = this.flushed++;
     this.rowKeyIndex[i] = this.row;
-    const at = this.keyBytes;
-    const end = at + keyEnd - keyAt;
-    if (end > this.keys.length) {
-      const grown = Buffer.allocUnsafe(Math.max(end, 2 * this.keys.length));
-      this.keys.copy(grown, 0, 0, at);
-      this.keys = grown;
-    }
-    copyBytes(key, this.keys, at, keyAt, keyEnd);
-    this.flushedKeyEnd[i] = end;
-    this.keyBytes = end;
+    this.flushedSlab[i] = slab;
+    this.flushedKeyAt[i] = keyAt;
+    this.flushedKeyEnd[i] = keyEnd;
+    this.keyBytes += keyEnd - keyAt;
   }
 
   /** The value CQL returns for the complex column in `slot` of the row just read (null: none). */
@@ -334,10 +324,10 @@ export class SegmentAssembler {
     }
     const w = this.keyIndex;
     const segmentRow = this.segmentRow!;
-    const keys = this.keys;
-    const keyEnd = this.flushedKeyEnd;
     const end = Math.min(n, w.count + budget);
-    for (let i = w.count; i < end; i++) w.add(keys, i === 0 ? 0 : keyEnd[i - 1]!, keyEnd[i]!, segmentRow[i]!);
+    for (let i = w.count; i < end; i++) {
+      w.add(this.slabs.get(this.flushedSlab[i]!)!, this.flushedKeyAt[i]!, this.flushedKeyEnd[i]!, segmentRow[i]!);
+    }
     return w.count === n;
   }
 
