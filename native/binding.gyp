@@ -11,6 +11,7 @@
         "src/pmem-map.cc",
         "src/pmem-pool.cc",
         "src/pool-journal.cc",
+        "src/thread-scheduling.cc",
         "src/write-batch.cc"
       ],
       "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],

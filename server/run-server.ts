@@ -22,6 +22,7 @@ import { PoolError } from '../storage/native-pool.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import { twinOptionsFromEnv } from '../storage/twin/twin-options-env.js';
 import { PasswordAuthenticator } from './auth/password-authenticator.js';
+import { idleBackgroundThreads } from './background-threads.js';
 import { clientRows } from './client-rows.js';
 import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
 import { HandlerSlot } from './handler-slot.js';
@@ -102,6 +103,9 @@ export async function runServer(build: ServerBuild): Promise<void> {
 
   // The addon reads the disk sync policy when it loads (before the first pool opens).
   if (config.disk_sync === 'commit' || config.disk_sync === 'journal') process.env.PMEMCQL_DISK_SYNC = config.disk_sync;
+  const background = process.env.PMEMCQL_IDLE_THREADS?.match(/^(0|off|false|no)$/i)
+    ? undefined
+    : idleBackgroundThreads();
   const openStart = performance.now();
   const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptionsFromEnv(process.env) });
   const openMs = performance.now() - openStart;
@@ -256,6 +260,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
       ...(info.workingFile === undefined ? {} : { working_pool: info.workingFile }),
       pool_size: info.size,
       pool_open_ms: Math.round(openMs * 10) / 10,
+      idle_threads: background ? `${background.idled} of ${background.threads}` : 'off',
       keyspaces: userKeyspaces,
       cluster_name: config.cluster_name,
       data_center: config.data_center,

@@ -76,6 +76,7 @@ interface Addon {
   enableJournalSync(): boolean;
   kahanSumF64(values: Float64Array, out: Float64Array): void;
   filterCompareF64(values: Float64Array, words: number, op: number, constant: number, out: Int32Array): void;
+  setIdleScheduling(tid: number): number;
   layoutVersion: number;
 }
 
@@ -130,6 +131,16 @@ function loadAddon(): Addon {
     addon = loaded;
   }
   return addon;
+}
+
+/** Puts thread `tid` of this process under SCHED_IDLE (native/src/thread-scheduling.cc); false if that failed. */
+export function idleScheduling(tid: number): boolean {
+  try {
+    const a = loadAddon();
+    return typeof a.setIdleScheduling === 'function' && a.setIdleScheduling(tid) === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The native column kernels; undefined when the addon cannot be loaded (the JS kernels then run). */

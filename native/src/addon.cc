@@ -12,6 +12,7 @@
 #include "map-cursor.h"
 #include "pmem-map.h"
 #include "pmem-pool.h"
+#include "thread-scheduling.h"
 #include "write-batch.h"
 
 namespace pmemcql {
@@ -530,6 +531,16 @@ Napi::Value FilterCompareF64(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// setIdleScheduling(tid): 0, or the errno of sched_setscheduler.
+Napi::Value SetIdleScheduling(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) {
+    Napi::TypeError::New(env, "setIdleScheduling(tid)").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  return Napi::Number::New(env, setIdleScheduling(info[0].As<Napi::Number>().Int32Value()));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("NativePool", PoolWrap::Define(env));
@@ -538,6 +549,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("enableJournalSync", Napi::Function::New(env, EnableJournalSync));
   exports.Set("kahanSumF64", Napi::Function::New(env, KahanSumF64));
   exports.Set("filterCompareF64", Napi::Function::New(env, FilterCompareF64));
+  exports.Set("setIdleScheduling", Napi::Function::New(env, SetIdleScheduling));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},
       {"view", PoolWrap::FastView}, {"getMany", PoolWrap::FastGetMany},

@@ -29,12 +29,12 @@ export class FlushThreadClient {
   /** Set when the thread exits or fails: every open job fails, and `shared` starts another thread. */
   dead = false;
 
-  private constructor(file: string, nice: number) {
+  private constructor(file: string, nice: number, idle: boolean) {
     const { port1, port2 } = new MessageChannel();
     const shared = new SharedArrayBuffer(4);
     this.signal = new Int32Array(shared);
     this.port = port1;
-    const data: FlushThreadData = { port: port2, signal: shared, nice };
+    const data: FlushThreadData = { port: port2, signal: shared, nice, idle };
     this.worker = new Worker(file, { workerData: data, transferList: [port2] });
     // Neither keeps the process alive: a server exits while the thread idles.
     this.worker.unref();
@@ -49,12 +49,15 @@ export class FlushThreadClient {
   private static current: FlushThreadClient | undefined;
   private static file: string | null | undefined;
 
-  /** The process's flush thread (started now if needed); undefined when its compiled file is not found. */
-  static shared(nice = 0): FlushThreadClient | undefined {
+  /**
+   * The process's flush thread (started now if needed, at `nice` or under SCHED_IDLE); undefined when its compiled
+   * file is not found.
+   */
+  static shared(nice = 0, idle = false): FlushThreadClient | undefined {
     if (FlushThreadClient.current && !FlushThreadClient.current.dead) return FlushThreadClient.current;
     if (FlushThreadClient.file === undefined) FlushThreadClient.file = threadFile();
     if (FlushThreadClient.file === null) return undefined;
-    FlushThreadClient.current = new FlushThreadClient(FlushThreadClient.file, nice);
+    FlushThreadClient.current = new FlushThreadClient(FlushThreadClient.file, nice, idle);
     return FlushThreadClient.current;
   }
 

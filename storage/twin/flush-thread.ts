@@ -8,6 +8,7 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { type MessagePort, workerData } from 'node:worker_threads';
+import { idleScheduling } from '../native-binding.js';
 import type { FlushSlice } from './flush-input.js';
 import type { SortedOffsets } from './flush-view.js';
 import { sortRecordOffsets } from './record-offset-sort.js';
@@ -31,6 +32,8 @@ export interface FlushThreadData {
   readonly signal: SharedArrayBuffer;
   /** Scheduling priority of this thread (nice value; 0: the process's). */
   readonly nice: number;
+  /** Run under SCHED_IDLE instead (falls back to `nice` if that fails). */
+  readonly idle: boolean;
 }
 
 const READ_ALL = Number.MAX_SAFE_INTEGER;
@@ -38,7 +41,7 @@ const READ_ALL = Number.MAX_SAFE_INTEGER;
 function run(data: FlushThreadData): void {
   const { port } = data;
   const signal = new Int32Array(data.signal);
-  if (data.nice !== 0) lowerPriority(data.nice);
+  lowerPriority(data.nice, data.idle);
   const jobs = new Map<number, SegmentAssembler>();
   const answer = (msg: FromFlushThread, transfer: ArrayBuffer[] = []): void => {
     port.postMessage(msg, transfer);
@@ -121,11 +124,17 @@ function transferables(r: AssembledSegment): ArrayBuffer[] {
   return [...out];
 }
 
-/** Linux schedules threads as tasks: the thread's own id takes a nice value of its own. */
-function lowerPriority(nice: number): void {
+/**
+ * Linux schedules threads as tasks: the thread's own id takes a policy and a nice value of its own. SCHED_IDLE
+ * (the default) lets a woken event loop take this thread's CPU at once, where nice 10 left it queued behind a
+ * client process on the other CPU (docs/benchmarks.md, session 9).
+ */
+function lowerPriority(nice: number, idle: boolean): void {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid)) setPriority(tid, nice);
+    if (!Number.isInteger(tid)) return;
+    if (idle && idleScheduling(tid)) return;
+    if (nice !== 0) setPriority(tid, nice);
   } catch {
     // Not Linux, or not allowed: the thread runs at the process's priority.
   }

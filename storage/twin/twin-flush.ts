@@ -114,7 +114,8 @@ export class TwinFlush implements FlushWatch {
   ) {
     this.input = new FlushInputWriter(new TwinRowSource(twin.table), twin.table.clustered, twin.buffer.arena);
     const multiCell = schema.columns.some((c) => c.kind === 'regular' && isMultiCell(c.type));
-    if (useThread && !multiCell) this.thread = FlushThreadClient.shared(twin.options.flushThreadNice);
+    if (useThread && !multiCell)
+      this.thread = FlushThreadClient.shared(twin.options.flushThreadNice, twin.options.flushThreadIdle);
     // The same records: the view job takes the records committed now.
     this.upTo = twin.buffer.lastSeq;
     this.checkedSeq = this.upTo;

@@ -1,6 +1,7 @@
 // Arrow twin options from the environment (the server's storage options): PMEMCQL_TWIN_FLUSH_ROWS,
 // PMEMCQL_TWIN_FLUSH_BYTES, PMEMCQL_TWIN_SLICE_ROWS, PMEMCQL_TWIN_AUTO_FLUSH (0/false: flush only on demand),
-// PMEMCQL_TWIN_FLUSH_THREAD (0/off: assemble segments on the event loop), PMEMCQL_TWIN_FLUSH_NICE (0-19).
+// PMEMCQL_TWIN_FLUSH_THREAD (0/off: assemble segments on the event loop), PMEMCQL_TWIN_FLUSH_NICE (0-19),
+// PMEMCQL_IDLE_THREADS (0/off: the flush thread at that nice value instead of SCHED_IDLE; the server reads it too).
 
 import type { TwinOptions } from './twin-schema.js';
 
@@ -23,6 +24,8 @@ export function twinOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<TwinOptions>
   if (auto !== undefined && auto !== '') out.autoFlush = !OFF.includes(auto.toLowerCase());
   const thread = env.PMEMCQL_TWIN_FLUSH_THREAD;
   if (thread !== undefined && thread !== '') out.flushThread = !OFF.includes(thread.toLowerCase());
+  const idle = env.PMEMCQL_IDLE_THREADS;
+  if (idle !== undefined && idle !== '') out.flushThreadIdle = !OFF.includes(idle.toLowerCase());
   const nice = env.PMEMCQL_TWIN_FLUSH_NICE;
   if (nice !== undefined && nice !== '') {
     const n = Number(nice);

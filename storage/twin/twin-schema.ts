@@ -33,7 +33,12 @@ export interface TwinOptions {
    * event loop's paced steps (tables with multi-cell columns always assemble on the event loop).
    */
   readonly flushThread: boolean;
-  /** The flush thread's nice value (Linux; 0: the server's priority). */
+  /**
+   * Run the flush thread under SCHED_IDLE (Linux: it takes only CPU time nothing else wants; see
+   * server/background-threads.ts); false, or when that fails: at `flushThreadNice`.
+   */
+  readonly flushThreadIdle: boolean;
+  /** The flush thread's nice value when it is not idle (Linux; 0: the server's priority). */
   readonly flushThreadNice: number;
 }
 
@@ -43,5 +48,6 @@ export const DEFAULT_TWIN_OPTIONS: TwinOptions = {
   sliceRows: 1024,
   autoFlush: true,
   flushThread: true,
+  flushThreadIdle: true,
   flushThreadNice: 10,
 };

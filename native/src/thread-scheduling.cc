@@ -1,0 +1,24 @@
+// Background threads (V8's platform workers: parallel GC and optimizing compiles; the twin flush thread) run under
+// SCHED_IDLE so that on a busy machine they only take CPU time nothing else wants, and a CPU running only them
+// counts as idle when the kernel places a woken event loop. Node has no binding for sched_setscheduler, and on
+// Linux it applies to the one thread named (docs/benchmarks.md, session 9, has the measurements).
+
+#include "thread-scheduling.h"
+
+#include <cerrno>
+#include <sched.h>
+
+namespace pmemcql {
+
+int setIdleScheduling(int tid) {
+#ifdef SCHED_IDLE
+  sched_param p{};
+  p.sched_priority = 0;
+  return sched_setscheduler(tid, SCHED_IDLE, &p) == 0 ? 0 : errno;
+#else
+  (void)tid;
+  return ENOSYS;
+#endif
+}
+
+}  // namespace pmemcql

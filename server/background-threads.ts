@@ -1,0 +1,33 @@
+// The process's background threads under SCHED_IDLE: at start-up the only threads besides the event loop are Node's
+// platform threads — V8's workers (parallel and concurrent GC, optimizing compiles) and its delayed-task scheduler.
+// At the server's priority they took a CPU from the event loop or the clients during the twin's flushes (perf sched
+// showed them holding a whole CPU for 10-25 ms while the event loop shared the other); under SCHED_IDLE they run
+// only on CPU time nothing else wants, V8 doing the GC work on the event loop when they do not run, and a CPU
+// running only them counts as idle when the kernel places a woken event loop. PMEMCQL_IDLE_THREADS=off keeps them
+// at the server's priority. Measurements: docs/benchmarks.md, session 9.
+
+import { readdirSync } from 'node:fs';
+import { idleScheduling } from '../storage/native-binding.js';
+
+export interface IdledThreads {
+  /** Threads besides the event loop. */
+  readonly threads: number;
+  /** Of them, put under SCHED_IDLE. */
+  readonly idled: number;
+}
+
+/** Puts every thread but the event loop under SCHED_IDLE; call before anything starts threads of its own. */
+export function idleBackgroundThreads(): IdledThreads {
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return { threads: 0, idled: 0 }; // not Linux
+  }
+  let idled = 0;
+  for (const t of tasks) {
+    const tid = Number(t);
+    if (tid !== process.pid && idleScheduling(tid)) idled++;
+  }
+  return { threads: tasks.length - 1, idled };
+}

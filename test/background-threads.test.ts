@@ -1,0 +1,75 @@
+// The server's background threads (server/background-threads.ts): V8's and libuv's threads, and the twin's flush
+// thread once a flush starts it, run under SCHED_IDLE and the event loop does not; PMEMCQL_IDLE_THREADS=off leaves
+// them all at the server's policy. Read from /proc (Linux only).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import cassandra from 'cassandra-driver';
+import { describe, expect, it } from 'vitest';
+import { startServer } from './support/server-process.js';
+
+const SCHED_OTHER = 0;
+const SCHED_IDLE = 5;
+
+/** Each thread's scheduling policy (field 41 of /proc/PID/task/TID/stat), by thread id. */
+function policies(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+    // After "(comm)" the fields start at 3 (state): policy is the 39th of them.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(Number(t), Number(fields[41 - 3]));
+  }
+  return out;
+}
+
+/** Writes enough rows that the table's twin flushes (every 200 rows here), which starts the flush thread. */
+async function writeUntilFlushed(port: number, pid: number, threadsBefore: number): Promise<void> {
+  const client = new cassandra.Client({ contactPoints: [`127.0.0.1:${port}`], localDataCenter: 'datacenter1' });
+  try {
+    await client.connect();
+    await client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+    await client.execute('CREATE TABLE ks.t (k int PRIMARY KEY, v text)');
+    for (let i = 0; i < 600; i++) {
+      await client.execute('INSERT INTO ks.t (k, v) VALUES (?, ?)', [i, `v${i}`], { prepare: true });
+    }
+    const until = Date.now() + 10_000;
+    while (policies(pid).size <= threadsBefore && Date.now() < until) await new Promise((ok) => setTimeout(ok, 50));
+  } finally {
+    await client.shutdown();
+  }
+}
+
+const readyLine = (output: string): { idle_threads?: string } =>
+  JSON.parse(output.split('\n').find((l) => l.includes('"msg":"ready"'))!) as { idle_threads?: string };
+
+describe.skipIf(!existsSync('/proc/self/task'))('background threads', () => {
+  it('run under SCHED_IDLE, the flush thread too; the event loop does not', async () => {
+    const server = await startServer({ env: { PMEMCQL_TWIN_FLUSH_ROWS: '200' } });
+    try {
+      const pid = server.child.pid!;
+      const before = policies(pid);
+      expect(before.get(pid)).toBe(SCHED_OTHER);
+      expect(readyLine(server.output()).idle_threads).toBe(`${before.size - 1} of ${before.size - 1}`);
+      await writeUntilFlushed(server.port, pid, before.size);
+      const after = policies(pid);
+      expect(after.size).toBeGreaterThan(before.size); // the flush thread
+      for (const [tid, policy] of after) expect([tid, policy]).toEqual([tid, tid === pid ? SCHED_OTHER : SCHED_IDLE]);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('stay at the server policy with PMEMCQL_IDLE_THREADS=off', async () => {
+    const server = await startServer({ env: { PMEMCQL_TWIN_FLUSH_ROWS: '200', PMEMCQL_IDLE_THREADS: 'off' } });
+    try {
+      const pid = server.child.pid!;
+      const before = policies(pid);
+      expect(readyLine(server.output()).idle_threads).toBe('off');
+      await writeUntilFlushed(server.port, pid, before.size);
+      const after = policies(pid);
+      expect(after.size).toBeGreaterThan(before.size);
+      for (const [tid, policy] of after) expect([tid, policy]).toEqual([tid, SCHED_OTHER]);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
