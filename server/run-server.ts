@@ -103,11 +103,11 @@ export async function runServer(build: ServerBuild): Promise<void> {
 
   // The addon reads the disk sync policy when it loads (before the first pool opens).
   if (config.disk_sync === 'commit' || config.disk_sync === 'journal') process.env.PMEMCQL_DISK_SYNC = config.disk_sync;
-  const background = process.env.PMEMCQL_IDLE_THREADS?.match(/^(0|off|false|no)$/i)
-    ? undefined
-    : idleBackgroundThreads();
+  const twinOptions = twinOptionsFromEnv(process.env);
+  // PMEMCQL_IDLE_THREADS=off (read with the twin's options: it switches the flush thread too) keeps them all as is.
+  const background = twinOptions.flushThreadIdle === false ? undefined : idleBackgroundThreads();
   const openStart = performance.now();
-  const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptionsFromEnv(process.env) });
+  const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptions });
   const openMs = performance.now() - openStart;
 
   const catalog = new SchemaCatalog();
