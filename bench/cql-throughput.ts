@@ -12,12 +12,17 @@
 //   figure is then the most outstanding at once) [--lean-driver] (driver settings that save client CPU, see leanDriverOptions)
 //   [--client-warmup 5000] (untimed requests each client process sends before the timed phase)
 //   [--slow-log FILE] (open loop: append each request slower than 5 ms, due time and latency, see writeSlowLog)
+//   [--gap-probe] (the server started here runs support/event-loop-gap-probe.js: after the table, each timed run's
+//   event-loop gaps over 4 ms, split into running / waiting for a CPU / neither, and its GC pauses)
 
 import { type ChildProcess, fork } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { startBenchServer } from './support/bench-server.js';
 import { flag, numberOption, stringOption } from './support/cli-options.js';
+import { gapTable, type RunWindow, summarizeGaps } from './support/event-loop-gaps.js';
 import { processCpuMs } from './support/process-cpu.js';
 
 interface Result {
@@ -33,6 +38,9 @@ interface Result {
   serverCpuUs: number | undefined;
   /** The client processes' CPU per operation (µs), from process.cpuUsage() in each worker. */
   clientCpuUs: number;
+  /** Wall-clock span of the timed part (ms since the epoch), for --gap-probe. */
+  from: number;
+  to: number;
 }
 
 interface WorkerJob {
@@ -227,6 +235,7 @@ async function run(
   }
   await Promise.all(ready);
   const cpu0 = processCpuMs(serverPid);
+  const from = Date.now();
   const start = performance.now();
   for (const w of workers) w.send({ go: true });
   const done = await Promise.all(reports);
@@ -244,6 +253,8 @@ async function run(
     max: lat[lat.length - 1]!,
     serverCpuUs: cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / lat.length : undefined,
     clientCpuUs: done.reduce((sum, r) => sum + r.cpuUs, 0) / lat.length,
+    from,
+    to: Date.now(),
   };
 }
 
@@ -264,14 +275,26 @@ async function quiesce(admin: cassandra.Client): Promise<void> {
 }
 
 /** The server under test: one started here, or one already running (`--port`, `--server-pid`). */
-async function benchServer(mode: string): Promise<{ port: number; pid: number | undefined; stop(): Promise<void> }> {
+async function benchServer(
+  mode: string,
+  gapFile: string,
+): Promise<{ port: number; pid: number | undefined; stop(): Promise<void> }> {
   const port = stringOption('--port') ?? '';
   if (port) {
     const pid = stringOption('--server-pid') ?? '';
     return { port: Number(port), pid: pid ? Number(pid) : undefined, stop: async () => {} };
   }
   const poolSize = stringOption('--pool-size') ?? '';
-  const server = await startBenchServer(mode === 'disk' ? 'disk' : 'emulated', poolSize ? { poolSize } : {});
+  const probe = gapFile
+    ? {
+        nodeArgs: ['--import', resolve(import.meta.dirname, 'support/event-loop-gap-probe.js')],
+        env: { PMEMCQL_GAP_PROBE: gapFile },
+      }
+    : {};
+  const server = await startBenchServer(mode === 'disk' ? 'disk' : 'emulated', {
+    ...(poolSize ? { poolSize } : {}),
+    ...probe,
+  });
   return { port: server.port, pid: server.child.pid, stop: () => server.stop() };
 }
 
@@ -286,7 +309,9 @@ async function main(): Promise<void> {
   const warmup = numberOption('--warmup', 80000);
   // --rate N[,N...]: one open-loop run per rate (each after the other, same server).
   const rates = (stringOption('--rate') ?? '0').split(',').map(Number);
-  const server = await benchServer(mode);
+  if (flag('--gap-probe') && stringOption('--port')) throw new Error('--gap-probe needs the server started here');
+  const gapFile = flag('--gap-probe') ? join(tmpdir(), `pmemcql-gap-probe-${process.pid}.json`) : '';
+  const server = await benchServer(mode, gapFile);
   const port = server.port;
   const results: Result[] = [];
   try {
@@ -343,6 +368,17 @@ async function main(): Promise<void> {
   console.log(
     'Client CPU µs/op: all client processes together (cassandra-driver), the floor the server shares the cores with.',
   );
+  if (gapFile) {
+    const windows: RunWindow[] = results.map((r) => ({
+      label: `${r.name} x${r.concurrency}${r.rate ? ` at ${r.rate}/s` : ''}`,
+      from: r.from,
+      to: r.to,
+    }));
+    console.log(
+      `\nThe server's event loop in each run (--gap-probe; times in ms):\n${gapTable(summarizeGaps(gapFile, windows))}`,
+    );
+    rmSync(gapFile, { force: true });
+  }
 }
 
 const workerJob = stringOption('--worker');

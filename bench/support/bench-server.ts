@@ -34,7 +34,14 @@ export async function waitForCql(port: number, timeoutMs = 30_000): Promise<void
 
 export async function startBenchServer(
   mode: 'emulated' | 'disk',
-  options: { dir?: string; poolSize?: string; port?: number } = {},
+  options: {
+    dir?: string;
+    poolSize?: string;
+    port?: number;
+    /** Node options before the server's script (e.g. `--import` of a probe). */
+    nodeArgs?: string[];
+    env?: Record<string, string>;
+  } = {},
 ): Promise<BenchServer> {
   const port = options.port ?? 19042 + Math.floor(Math.random() * 2000);
   const dir =
@@ -48,6 +55,7 @@ export async function startBenchServer(
   const child = spawn(
     process.execPath,
     [
+      ...(options.nodeArgs ?? []),
       resolve(import.meta.dirname, '../../server/main.js'),
       '--port',
       String(port),
@@ -65,6 +73,7 @@ export async function startBenchServer(
         ...process.env,
         ...(mode === 'emulated' ? { PMEM_IS_PMEM_FORCE: '1' } : {}),
         ...(shmDir ? { PMEMCQL_JOURNAL_SHM_DIR: shmDir } : {}),
+        ...options.env,
       },
       stdio: 'inherit',
     },

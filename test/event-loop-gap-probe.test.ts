@@ -1,0 +1,47 @@
+// The bench's event-loop gap probe (bench/support/event-loop-gap-probe.ts) in a real Node process: a loop held
+// by work shows as a gap spent running, one held by a blocking wait as a gap spent neither running nor waiting
+// for a CPU; summarizeGaps counts each inside its run's window only.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { summarizeGaps } from '../bench/support/event-loop-gaps.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'pmemcql-gap-probe-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const probe = resolve(import.meta.dirname, '../dist/bench/support/event-loop-gap-probe.js');
+
+/** Runs `block` (JS source) in a process with the probe, 100 ms after start; returns the probe's file. */
+function probed(name: string, block: string): { file: string; from: number; to: number } {
+  const file = join(dir, `${name}.json`);
+  const from = Date.now();
+  const r = spawnSync(process.execPath, ['--import', probe, '-e', `setTimeout(() => { ${block} }, 100)`], {
+    env: { ...process.env, PMEMCQL_GAP_PROBE: file },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return { file, from, to: Date.now() };
+}
+
+describe('event-loop gap probe', () => {
+  it('counts a loop held by work as running', () => {
+    const { file, from, to } = probed('busy', 'const end = Date.now() + 80; while (Date.now() < end);');
+    const [s] = summarizeGaps(file, [{ label: 'busy', from, to }]);
+    expect(s!.gaps).toBeGreaterThanOrEqual(1);
+    expect(s!.gapMs).toBeGreaterThanOrEqual(70);
+    expect(s!.runningMs).toBeGreaterThanOrEqual(40);
+    // Outside the window, nothing.
+    const [none] = summarizeGaps(file, [{ label: 'before', from: from - 10_000, to: from - 1 }]);
+    expect(none!.gaps).toBe(0);
+  });
+
+  it('counts a loop held by a blocking wait as neither running nor waiting for a CPU', () => {
+    const { file, from, to } = probed('asleep', 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 80);');
+    const [s] = summarizeGaps(file, [{ label: 'asleep', from, to }]);
+    expect(s!.gapMs).toBeGreaterThanOrEqual(70);
+    expect(s!.otherMs).toBeGreaterThanOrEqual(50);
+    expect(s!.runningMs).toBeLessThan(30);
+  });
+});
