@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --initial-old-space-size=128
 // pmemcql server entry point. Runs the single-file build of the server (dist/server-bundle/, written by
 // scripts/bundle-server.mjs after tsc) when it was made from the current tsc output, else the tsc output module
 // by module (./run-server.js). Why: Node resolves, reads and compiles ~350 ES modules one at a time, which was

@@ -26,6 +26,7 @@ import { idleBackgroundThreads } from './background-threads.js';
 import { clientRows } from './client-rows.js';
 import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
 import { HandlerSlot } from './handler-slot.js';
+import { heapFloorMb } from './heap-floor.js';
 import { createLogger } from './logger.js';
 import type { MetricsSetup } from './metrics-setup.js';
 import { NativeServer } from './native-server.js';
@@ -261,6 +262,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
       pool_size: info.size,
       pool_open_ms: Math.round(openMs * 10) / 10,
       idle_threads: background ? `${background.idled} of ${background.threads}` : 'off',
+      old_space_floor_mb: heapFloorMb(process.execArgv) ?? 'default',
       keyspaces: userKeyspaces,
       cluster_name: config.cluster_name,
       data_center: config.data_center,

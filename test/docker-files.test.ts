@@ -366,7 +366,7 @@ describe(DOCKERFILE, () => {
     expect(one('EXPOSE')).toBe('9042');
     expect(one('STOPSIGNAL')).toBe('SIGTERM');
     expect(one('VOLUME')).toBe('["/var/lib/pmemcql"]');
-    expect(one('CMD')).toBe('["node", "dist/server/main.js"]');
+    expect(one('CMD')).toBe('["node", "--initial-old-space-size=128", "dist/server/main.js"]');
     expect(existsSync(join(ROOT, 'dist/server/main.js'))).toBe(true);
   });
 

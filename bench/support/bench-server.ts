@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
+import { HEAP_FLOOR_FLAG } from '../../server/heap-floor.js';
 
 export interface BenchServer {
   port: number;
@@ -55,6 +56,7 @@ export async function startBenchServer(
   const child = spawn(
     process.execPath,
     [
+      HEAP_FLOOR_FLAG,
       ...(options.nodeArgs ?? []),
       resolve(import.meta.dirname, '../../server/main.js'),
       '--port',

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { HEAP_FLOOR_FLAG } from '../../server/heap-floor.js';
 
 export interface ServerProcess {
   host: string;
@@ -45,6 +46,8 @@ export interface StartOptions {
   keepData?: boolean;
   /** Another entry point than this repository's dist/server/main.js (a copy of the build). */
   main?: string;
+  /** Node options before main.js; the launchers' heap floor (server/heap-floor.ts) unless given. */
+  nodeArgs?: string[];
 }
 
 export async function startServer(options: StartOptions = {}): Promise<ServerProcess> {
@@ -54,6 +57,7 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
   const child = spawn(
     process.execPath,
     [
+      ...(options.nodeArgs ?? [HEAP_FLOOR_FLAG]),
       main,
       '--listen-address',
       '127.0.0.1',
