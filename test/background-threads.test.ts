@@ -38,9 +38,6 @@ async function writeUntilFlushed(port: number, pid: number, threadsBefore: numbe
   }
 }
 
-const readyLine = (output: string): { idle_threads?: string } =>
-  JSON.parse(output.split('\n').find((l) => l.includes('"msg":"ready"'))!) as { idle_threads?: string };
-
 describe.skipIf(!existsSync('/proc/self/task'))('background threads', () => {
   it('run under SCHED_IDLE, the flush thread too; the event loop does not', async () => {
     const server = await startServer({ env: { PMEMCQL_TWIN_FLUSH_ROWS: '200' } });
@@ -48,7 +45,7 @@ describe.skipIf(!existsSync('/proc/self/task'))('background threads', () => {
       const pid = server.child.pid!;
       const before = policies(pid);
       expect(before.get(pid)).toBe(SCHED_OTHER);
-      expect(readyLine(server.output()).idle_threads).toBe(`${before.size - 1} of ${before.size - 1}`);
+      expect(server.readyLine().idle_threads).toBe(`${before.size - 1} of ${before.size - 1}`);
       await writeUntilFlushed(server.port, pid, before.size);
       const after = policies(pid);
       expect(after.size).toBeGreaterThan(before.size); // the flush thread
@@ -63,7 +60,7 @@ describe.skipIf(!existsSync('/proc/self/task'))('background threads', () => {
     try {
       const pid = server.child.pid!;
       const before = policies(pid);
-      expect(readyLine(server.output()).idle_threads).toBe('off');
+      expect(server.readyLine().idle_threads).toBe('off');
       await writeUntilFlushed(server.port, pid, before.size);
       const after = policies(pid);
       expect(after.size).toBeGreaterThan(before.size);

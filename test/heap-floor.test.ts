@@ -8,9 +8,6 @@ import { startServer } from './support/server-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-const readyLine = (output: string): { old_space_floor_mb?: number | string } =>
-  JSON.parse(output.split('\n').find((l) => l.includes('"msg":"ready"'))!) as { old_space_floor_mb?: number | string };
-
 describe('heap floor', () => {
   it('reads the flag in the forms node accepts', () => {
     expect(heapFloorMb(['--initial-old-space-size=128'])).toBe(128);
@@ -32,13 +29,13 @@ describe('heap floor', () => {
   it('shows in the ready line: 128 with the flag, default without', async () => {
     const floored = await startServer();
     try {
-      expect(readyLine(floored.output()).old_space_floor_mb).toBe(128);
+      expect(floored.readyLine().old_space_floor_mb).toBe(128);
     } finally {
       await floored.stop();
     }
     const plain = await startServer({ nodeArgs: [] });
     try {
-      expect(readyLine(plain.output()).old_space_floor_mb).toBe('default');
+      expect(plain.readyLine().old_space_floor_mb).toBe('default');
     } finally {
       await plain.stop();
     }

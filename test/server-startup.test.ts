@@ -32,11 +32,6 @@ describe.skipIf(!ready)('server start-up', () => {
   }
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-  const buildOf = (output: string): string | undefined => {
-    const line = output.split('\n').find((l) => l.includes('"msg":"ready"'));
-    return line === undefined ? undefined : (JSON.parse(line) as { build?: string }).build;
-  };
-
   it('starts from the bundle while it matches the tsc output, and serves CQL from it', async () => {
     const server = await startServer({ main, env });
     const client = new cassandra.Client({
@@ -44,7 +39,7 @@ describe.skipIf(!ready)('server start-up', () => {
       localDataCenter: 'datacenter1',
     });
     try {
-      expect(buildOf(server.output())).toBe('bundle');
+      expect(server.readyLine().build).toBe('bundle');
       await client.connect();
       await client.execute(
         "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
@@ -60,7 +55,7 @@ describe.skipIf(!ready)('server start-up', () => {
 
   it('loads module by module when asked to (PMEMCQL_BUNDLE=off)', async () => {
     const server = await startServer({ main, env: { ...env, PMEMCQL_BUNDLE: 'off' } });
-    expect(buildOf(server.output())).toBe('modules');
+    expect(server.readyLine().build).toBe('modules');
     expect(await server.stop()).toBe(0);
   });
 
@@ -68,7 +63,7 @@ describe.skipIf(!ready)('server start-up', () => {
     // tsc rewrites .tsbuildinfo whenever it emits; the bundle then holds older code.
     appendFileSync(join(copy, 'dist/.tsbuildinfo'), ' ');
     const server = await startServer({ main, env });
-    expect(buildOf(server.output())).toBe('modules');
+    expect(server.readyLine().build).toBe('modules');
     expect(await server.stop()).toBe(0);
   });
 });

@@ -14,6 +14,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Everything the server printed, for assertions on logs. */
   output(): string;
+  /** The fields of the server's "ready" log line (start-up settings: build, idle_threads, ...). */
+  readyLine(): Record<string, unknown>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -107,6 +109,7 @@ export async function startServer(options: StartOptions = {}): Promise<ServerPro
     dataDir,
     child,
     output: () => out,
+    readyLine: () => JSON.parse(out.split('\n').find((l) => l.includes('"msg":"ready"'))!) as Record<string, unknown>,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const code = await exited;
