@@ -28,7 +28,8 @@ export async function setupMetrics(o: {
   port: number;
   logger: Logger;
 }): Promise<MetricsSetup> {
-  const metrics = new ServerMetrics();
+  // Without an endpoint nothing reads the process gauges (see ServerMetrics).
+  const metrics = new ServerMetrics(o.port >= 0);
   o.storage.commit.onCommit = (ops, ms) => {
     metrics.commitOps.observe(ops);
     metrics.commitSeconds.observe(ms / 1000);

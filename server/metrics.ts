@@ -28,7 +28,11 @@ export class ServerMetrics {
   readonly commitSeconds = new ScrapeTimeHistogram(LATENCY_BUCKETS);
   ready = false;
 
-  constructor() {
+  /**
+   * `processMetrics`: prom-client's process and Node.js gauges, only worth having when something scrapes them —
+   * their event-loop lag monitor wakes the event loop every 10 ms, also when the server is idle.
+   */
+  constructor(processMetrics = true) {
     this.requests.register(this.registry, {
       requests: 'pmemcql_requests_total',
       errors: 'pmemcql_request_errors_total',
@@ -49,7 +53,7 @@ export class ServerMetrics {
       'histogram',
       () => this.commitSeconds.values('pmemcql_group_commit_seconds'),
     );
-    collectDefaultMetrics({ register: this.registry, prefix: 'pmemcql_' });
+    if (processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'pmemcql_' });
     this.gauge('pmemcql_ready', '1 once the server accepts CQL connections', [], (g) => g.set(this.ready ? 1 : 0));
   }
 
