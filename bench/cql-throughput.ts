@@ -12,8 +12,9 @@
 //   figure is then the most outstanding at once) [--lean-driver] (driver settings that save client CPU, see leanDriverOptions)
 //   [--client-warmup 5000] (untimed requests each client process sends before the timed phase)
 //   [--slow-log FILE] (open loop: append each request slower than 5 ms, due time and latency, see writeSlowLog)
-//   [--gap-probe] (the server started here runs support/event-loop-gap-probe.js: after the table, each timed run's
-//   event-loop gaps over 4 ms, split into running / waiting for a CPU / neither, and its GC pauses)
+//   [--gap-probe] (the server started here and the client processes run support/event-loop-gap-probe.js: after the
+//   table, each timed run's event-loop gaps over 4 ms, split into running / waiting for a CPU / neither, and GC
+//   pauses; the server's, and the clients' summed — an open loop's latency counts the clients' stalls too)
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { appendFileSync, rmSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { startBenchServer } from './support/bench-server.js';
 import { flag, numberOption, stringOption } from './support/cli-options.js';
-import { gapTable, type RunWindow, summarizeGaps } from './support/event-loop-gaps.js';
+import { type GapSummary, gapTable, type RunWindow, sumGaps, summarizeGaps } from './support/event-loop-gaps.js';
 import { processCpuMs } from './support/process-cpu.js';
 
 interface Result {
@@ -41,6 +42,8 @@ interface Result {
   /** Wall-clock span of the timed part (ms since the epoch), for --gap-probe. */
   from: number;
   to: number;
+  /** --gap-probe: the client processes' event-loop gaps in the timed part, summed. */
+  clientGaps?: GapSummary;
 }
 
 interface WorkerJob {
@@ -76,6 +79,10 @@ interface WorkerReport {
   /** CPU (µs, user + system) the worker used between the start signal and its last answer. */
   cpuUs: number;
 }
+
+/** --gap-probe: the server's probe file; each client process writes its own beside it. */
+const gapFile = flag('--gap-probe') ? join(tmpdir(), `pmemcql-gap-probe-${process.pid}.json`) : '';
+const GAP_PROBE = resolve(import.meta.dirname, 'support/event-loop-gap-probe.js');
 
 const INSERT = 'INSERT INTO bench.kv (k, v) VALUES (?, ?)';
 const SELECT = 'SELECT v FROM bench.kv WHERE k = ?';
@@ -209,6 +216,8 @@ async function run(
   const workers: ChildProcess[] = [];
   const ready: Promise<void>[] = [];
   const reports: Promise<WorkerReport>[] = [];
+  const exits: Promise<void>[] = [];
+  const clientGapFiles: string[] = [];
   for (let w = 0; w < clients; w++) {
     const job: WorkerJob = {
       port,
@@ -221,8 +230,17 @@ async function run(
       clientWarmup: numberOption('--client-warmup', 5000),
       slowLog: stringOption('--slow-log') ?? '',
     };
-    const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], { stdio: 'inherit' });
+    const clientGapFile = gapFile ? `${gapFile}.client${w}` : '';
+    const probe = clientGapFile
+      ? {
+          execArgv: [...process.execArgv, '--import', GAP_PROBE],
+          env: { ...process.env, PMEMCQL_GAP_PROBE: clientGapFile },
+        }
+      : {};
+    if (clientGapFile) clientGapFiles.push(clientGapFile);
+    const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], { stdio: 'inherit', ...probe });
     workers.push(child);
+    exits.push(new Promise((ok) => child.once('exit', () => ok())));
     ready.push(new Promise((ok) => child.once('message', () => ok())));
     reports.push(
       new Promise((ok, fail) => {
@@ -241,6 +259,17 @@ async function run(
   const done = await Promise.all(reports);
   const seconds = (performance.now() - start) / 1000;
   const cpu1 = processCpuMs(serverPid);
+  const to = Date.now();
+  let clientGaps: GapSummary | undefined;
+  if (clientGapFiles.length > 0) {
+    await Promise.all(exits); // each probe writes its file as its process exits
+    const window = [{ label: 'clients', from, to }];
+    clientGaps = sumGaps(
+      'clients',
+      clientGapFiles.map((f) => summarizeGaps(f, window)[0]!),
+    );
+    for (const f of clientGapFiles) rmSync(f, { force: true });
+  }
   const lat = Float64Array.from(done.flatMap((r) => r.latencies)).sort();
   const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(lat.length * p))]!;
   return {
@@ -254,7 +283,8 @@ async function run(
     serverCpuUs: cpu0 !== undefined && cpu1 !== undefined ? ((cpu1 - cpu0) * 1000) / lat.length : undefined,
     clientCpuUs: done.reduce((sum, r) => sum + r.cpuUs, 0) / lat.length,
     from,
-    to: Date.now(),
+    to,
+    clientGaps,
   };
 }
 
@@ -287,7 +317,7 @@ async function benchServer(
   const poolSize = stringOption('--pool-size') ?? '';
   const probe = gapFile
     ? {
-        nodeArgs: ['--import', resolve(import.meta.dirname, 'support/event-loop-gap-probe.js')],
+        nodeArgs: ['--import', GAP_PROBE],
         env: { PMEMCQL_GAP_PROBE: gapFile },
       }
     : {};
@@ -310,7 +340,6 @@ async function main(): Promise<void> {
   // --rate N[,N...]: one open-loop run per rate (each after the other, same server).
   const rates = (stringOption('--rate') ?? '0').split(',').map(Number);
   if (flag('--gap-probe') && stringOption('--port')) throw new Error('--gap-probe needs the server started here');
-  const gapFile = flag('--gap-probe') ? join(tmpdir(), `pmemcql-gap-probe-${process.pid}.json`) : '';
   const server = await benchServer(mode, gapFile);
   const port = server.port;
   const results: Result[] = [];
@@ -374,8 +403,13 @@ async function main(): Promise<void> {
       from: r.from,
       to: r.to,
     }));
+    const server = summarizeGaps(gapFile, windows);
+    const rows = server.flatMap((s, i) => [
+      { ...s, label: `${s.label}: server` },
+      { ...results[i]!.clientGaps!, label: `${s.label}: ${clients} clients` },
+    ]);
     console.log(
-      `\nThe server's event loop in each run (--gap-probe; times in ms):\n${gapTable(summarizeGaps(gapFile, windows))}`,
+      `\nThe event loops in each run, the server's and the client processes' summed (--gap-probe; times in ms):\n${gapTable(rows)}`,
     );
     rmSync(gapFile, { force: true });
   }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { summarizeGaps } from '../bench/support/event-loop-gaps.js';
+import { sumGaps, summarizeGaps } from '../bench/support/event-loop-gaps.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pmemcql-gap-probe-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,5 +43,20 @@ describe('event-loop gap probe', () => {
     expect(s!.gapMs).toBeGreaterThanOrEqual(70);
     expect(s!.otherMs).toBeGreaterThanOrEqual(50);
     expect(s!.runningMs).toBeLessThan(30);
+  });
+
+  it('sums several processes of one run into one row (the bench clients)', () => {
+    const a = probed('client0', 'const end = Date.now() + 60; while (Date.now() < end);');
+    const b = probed('client1', 'const end = Date.now() + 60; while (Date.now() < end);');
+    const window = [{ label: 'run', from: a.from, to: b.to }];
+    const [sa] = summarizeGaps(a.file, window);
+    const [sb] = summarizeGaps(b.file, window);
+    const sum = sumGaps('clients', [sa!, sb!]);
+    expect(sum.label).toBe('clients');
+    expect(sum.gaps).toBe(sa!.gaps + sb!.gaps);
+    expect(sum.gapMs).toBeCloseTo(sa!.gapMs + sb!.gapMs, 6);
+    expect(sum.runningMs).toBeCloseTo(sa!.runningMs + sb!.runningMs, 6);
+    expect(sum.minorGcs).toBe(sa!.minorGcs + sb!.minorGcs);
+    expect(sum.gaps).toBeGreaterThanOrEqual(1);
   });
 });

@@ -26,21 +26,26 @@ function start(file: string): void {
   const gcs: GcPause[] = [];
   let last = performance.now();
   let [lastRun, lastWait] = threadSchedMs();
-  setInterval(() => {
+  const sample = (): void => {
     const now = performance.now();
     const [run, wait] = threadSchedMs();
     if (now - last > GAP_MS) gaps.push([performance.timeOrigin + last, now - last, run - lastRun, wait - lastWait]);
     last = now;
     lastRun = run;
     lastWait = wait;
-  }, 1).unref();
+  };
+  setInterval(sample, 1).unref();
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
       if (e.duration > 1) gcs.push([performance.timeOrigin + e.startTime, e.duration, kind]);
     }
   }).observe({ entryTypes: ['gc'] });
-  process.on('exit', () => writeFileSync(file, JSON.stringify({ gaps, gcs })));
+  process.on('exit', () => {
+    // A gap that ends the process (nothing ref'd is left after it, so the interval never fires again) counts too.
+    sample();
+    writeFileSync(file, JSON.stringify({ gaps, gcs }));
+  });
 }
 
 const file = process.env.PMEMCQL_GAP_PROBE;

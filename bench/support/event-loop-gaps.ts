@@ -1,6 +1,6 @@
-// Sums what event-loop-gap-probe.ts recorded in a server over each timed run of a bench: how long the event loop
-// went without turning (gaps over 4 ms), split into its thread running, waiting for a CPU, and neither (blocked
-// or asleep), and the GC pauses in the run.
+// Sums what event-loop-gap-probe.ts recorded in a process (the server, a client) over each timed run of a bench:
+// how long the event loop went without turning (gaps over 4 ms), split into its thread running, waiting for a
+// CPU, and neither (blocked or asleep), and the GC pauses in the run.
 
 import { readFileSync } from 'node:fs';
 import type { Gap, GcPause } from './event-loop-gap-probe.js';
@@ -62,6 +62,23 @@ export function summarizeGaps(file: string, runs: RunWindow[]): GapSummary[] {
     }
     return s;
   });
+}
+
+/** Several processes' summaries of one run (e.g. the bench's client processes) as one row: the sums. */
+export function sumGaps(label: string, rows: GapSummary[]): GapSummary {
+  const sum = (f: (r: GapSummary) => number) => rows.reduce((n, r) => n + f(r), 0);
+  return {
+    label,
+    gaps: sum((r) => r.gaps),
+    gapMs: sum((r) => r.gapMs),
+    runningMs: sum((r) => r.runningMs),
+    waitingMs: sum((r) => r.waitingMs),
+    otherMs: sum((r) => r.otherMs),
+    majorGcs: sum((r) => r.majorGcs),
+    majorGcMs: sum((r) => r.majorGcMs),
+    minorGcs: sum((r) => r.minorGcs),
+    minorGcMs: sum((r) => r.minorGcMs),
+  };
 }
 
 /** The summaries as a markdown table. */
