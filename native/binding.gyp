@@ -11,6 +11,7 @@
         "src/pmem-map.cc",
         "src/pmem-pool.cc",
         "src/pool-journal.cc",
+        "src/pool-prefault.cc",
         "src/thread-scheduling.cc",
         "src/write-batch.cc"
       ],

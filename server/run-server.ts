@@ -110,6 +110,9 @@ export async function runServer(build: ServerBuild): Promise<void> {
   const openStart = performance.now();
   const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptions });
   const openMs = performance.now() - openStart;
+  // Page faults on the pool cost the event loop's writes ~15 µs each on a VM (docs/storage-native.md, "Prefault");
+  // PMEMCQL_PREFAULT=off leaves them to the writes.
+  const prefault = process.env.PMEMCQL_PREFAULT !== 'off' && storage.startPrefault(background !== undefined);
 
   const catalog = new SchemaCatalog();
   for (const ks of buildSystemKeyspaces()) catalog.putKeyspace(ks, true);
@@ -261,6 +264,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
       ...(info.workingFile === undefined ? {} : { working_pool: info.workingFile }),
       pool_size: info.size,
       pool_open_ms: Math.round(openMs * 10) / 10,
+      prefault: prefault ? 'on' : 'off',
       idle_threads: background ? `${background.idled} of ${background.threads}` : 'off',
       old_space_floor_mb: heapFloorMb(process.execArgv) ?? 'default',
       keyspaces: userKeyspaces,

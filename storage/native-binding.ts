@@ -47,6 +47,8 @@ interface RawPool {
   apply(batch: Buffer, length: number, ops: number): number[];
   info(): RawInfo;
   close(): void;
+  startPrefault(idle: boolean): boolean;
+  prefaulted(): number;
   setLayoutVersionForTest(version: number): void;
   objectCountsForTest(): Record<string, number>;
 }
@@ -446,6 +448,14 @@ class Pool implements NativePool {
 
   close(): void {
     this.raw.close();
+  }
+
+  startPrefault(idleThread: boolean): boolean {
+    return this.raw.startPrefault(idleThread);
+  }
+
+  prefaulted(): number {
+    return this.raw.prefaulted();
   }
 
   /** How this pool makes commits durable ('flush' on pmem and in emulated mode). */

@@ -320,6 +320,11 @@ export class StorageEngine {
     this.gcTimer.unref();
   }
 
+  /** Maps the pool's pages ahead of its allocator (NativePool.startPrefault); whether that runs. */
+  startPrefault(idleThread: boolean): boolean {
+    return this.pool.startPrefault(idleThread);
+  }
+
   stopGc(): void {
     if (this.gcTimer) clearInterval(this.gcTimer);
     this.gcTimer = undefined;

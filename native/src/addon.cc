@@ -117,6 +117,8 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
                            InstanceMethod<&PoolWrap::Apply>("apply"),
                            InstanceMethod<&PoolWrap::Info>("info"),
                            InstanceMethod<&PoolWrap::Close>("close"),
+                           InstanceMethod<&PoolWrap::StartPrefault>("startPrefault"),
+                           InstanceMethod<&PoolWrap::Prefaulted>("prefaulted"),
                            InstanceMethod<&PoolWrap::SetLayoutVersion>("setLayoutVersionForTest"),
                            InstanceMethod<&PoolWrap::ObjectCounts>("objectCountsForTest"),
                        });
@@ -251,6 +253,21 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       o.Set("layoutVersion", static_cast<double>(p.root()->layout_version));
       return o;
     });
+  }
+
+  // startPrefault(idle: boolean): whether the pool's pages are now populated ahead of the allocator.
+  Napi::Value StartPrefault(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return guarded(env, [&]() -> Napi::Value {
+      bool idle = info.Length() > 0 && info[0].ToBoolean().Value();
+      return Napi::Boolean::New(env, pool().startPrefault(idle));
+    });
+  }
+
+  // prefaulted(): bytes populated so far, -1 when not prefaulting.
+  Napi::Value Prefaulted(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return guarded(env, [&]() -> Napi::Value { return Napi::Number::New(env, static_cast<double>(pool().prefaulted())); });
   }
 
   Napi::Value Close(const Napi::CallbackInfo& info) {

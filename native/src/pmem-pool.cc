@@ -185,6 +185,7 @@ Pool::Pool(PMEMobjpool* pop, std::string path, std::string file)
 }
 
 Pool::~Pool() {
+  prefault_.reset();  // its thread touches the mapping
   if (pop_) pmemobj_close(pop_);
   // What close wrote is not journaled: the journal state is the pool as of its last commit,
   // which is what a crash instead of this close would have left.
@@ -303,6 +304,18 @@ Pool* Pool::openJournaledLocked(const std::string& path, uint64_t size, const Jo
     throw;
   }
   return pool;
+}
+
+bool Pool::startPrefault(bool idle) {
+  if (prefault_) return true;
+  if (sync_ != SyncPolicy::Flush && sync_ != SyncPolicy::Journal) return false;
+  prefault_ = std::make_unique<PoolPrefault>(base_, size_, [this] { return used(); }, idle);
+  return true;
+}
+
+int64_t Pool::prefaulted() const {
+  if (!prefault_ || prefault_->refused()) return -1;
+  return static_cast<int64_t>(prefault_->mapped());
 }
 
 uint64_t Pool::used() const {

@@ -5,6 +5,7 @@
 #include <libpmemobj.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "pool-journal.h"
 #include "tx-objects.h"
 #include "pool-error.h"
+#include "pool-prefault.h"
 
 namespace pmemcql {
 
@@ -76,6 +78,14 @@ class Pool {
   /** Shared by transactions: what the running one has logged or allocated. */
   TxObjects& touched() { return touched_; }
 
+  /**
+   * Starts populating the mapping ahead of the allocator (PoolPrefault) when the pool's pages stay in memory
+   * (pmem, emulated, a journal pool's working copy); on disk it would dirty pages for nothing. False when not.
+   */
+  bool startPrefault(bool idle);
+  /** Bytes populated so far by startPrefault; -1 when it is not running (not started, not this mode, refused). */
+  int64_t prefaulted() const;
+
  private:
   Pool(PMEMobjpool* pop, std::string path, std::string file);
   void initOrCheckRoot(bool created);
@@ -95,6 +105,7 @@ class Pool {
   TxObjects touched_;
   PoolJournal* journal_ = nullptr;
   int lockFd_ = -1;  // journal pools: flock on <stem>.lock, held while open
+  std::unique_ptr<PoolPrefault> prefault_;
 };
 
 /**

@@ -1,0 +1,73 @@
+#include "pool-prefault.h"
+
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+
+#include "thread-scheduling.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+namespace pmemcql {
+
+namespace {
+// The allocator fills the heap from its start (docs/storage-native.md): what is in use, a quarter more for its
+// spread, and room for a few seconds of writes and a twin segment or two.
+constexpr uint64_t kMargin = 64ull << 20;
+// One madvise call: short, so that close() does not wait long for the thread.
+constexpr uint64_t kStep = 2ull << 20;
+// How often the thread looks at the allocator when it has nothing to do.
+constexpr auto kPoll = std::chrono::milliseconds(500);
+}  // namespace
+
+uint64_t PoolPrefault::targetFor(uint64_t used, uint64_t size) {
+  uint64_t t = used + used / 4 + kMargin;
+  if (t < used || t > size) return size;
+  // Whole steps: each call starts where the last ended, and madvise wants page-aligned starts.
+  return std::min(size, (t + kStep - 1) / kStep * kStep);
+}
+
+PoolPrefault::PoolPrefault(char* base, uint64_t size, std::function<uint64_t()> used, bool idle)
+    : base_(base), size_(size), used_(std::move(used)), idle_(idle), thread_([this] { run(); }) {}
+
+PoolPrefault::~PoolPrefault() {
+  {
+    std::lock_guard<std::mutex> g(m_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void PoolPrefault::run() {
+  if (idle_) setIdleScheduling(static_cast<int>(syscall(SYS_gettid)));
+  std::unique_lock<std::mutex> lock(m_);
+  while (!stop_) {
+    uint64_t done = mapped_.load(std::memory_order_relaxed);
+    uint64_t target = targetFor(used_(), size_);
+    if (done >= target) {
+      cv_.wait_for(lock, kPoll, [this] { return stop_; });
+      continue;
+    }
+    uint64_t end = std::min(target, done + kStep);
+    lock.unlock();
+    // Populating faults the pages in as writes would (the mapping's data is not touched); concurrent
+    // transactions are unaffected.
+    int r = madvise(base_ + done, end - done, MADV_POPULATE_WRITE);
+    int e = errno;
+    lock.lock();
+    if (r != 0 && e != EINTR && e != EAGAIN) {
+      refused_.store(true, std::memory_order_relaxed);
+      return;
+    }
+    if (r == 0) mapped_.store(end, std::memory_order_relaxed);
+  }
+}
+
+}  // namespace pmemcql
