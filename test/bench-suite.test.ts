@@ -1,7 +1,7 @@
 // The benchmark suite's CI mode: every study workload and YCSB A–F run briefly against a real
-// server and land in the generated document with no errors.
+// server and land in the generated document with no errors; the document's hand-written text stays.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('benchmark suite (quick mode)', () => {
   it('runs the study experiments and YCSB A-F and writes the report', () => {
     const out = join(dir, 'benchmarks.md');
+    // A file with hand-written text around a stale block: the run replaces the block and keeps the text.
+    writeFileSync(
+      out,
+      '# Benchmarks\n\nHand-written analysis.\n\n<!-- bench:study -->\nSTALE TABLE\n<!-- /bench:study -->\n\nMore by hand.\n',
+    );
     const r = spawnSync(
       process.execPath,
       [
@@ -41,5 +46,8 @@ describe('benchmark suite (quick mode)', () => {
       expect(cells[7], `${name} errors`).toBe('0');
     }
     expect(doc).toMatch(/Restart with that data, process start to first query answered: \*\*\d+\.\d+ s\*\*/);
+    expect(doc).toContain('Hand-written analysis.');
+    expect(doc).toContain('More by hand.');
+    expect(doc).not.toContain('STALE TABLE');
   }, 180_000);
 });
