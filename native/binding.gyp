@@ -8,6 +8,7 @@
         "src/flush-recorder.cc",
         "src/kahan-sum.cc",
         "src/map-cursor.cc",
+        "src/page-populator.cc",
         "src/pmem-map.cc",
         "src/pmem-pool.cc",
         "src/pool-journal.cc",

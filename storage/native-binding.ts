@@ -79,6 +79,7 @@ interface Addon {
   kahanSumF64(values: Float64Array, out: Float64Array): void;
   filterCompareF64(values: Float64Array, words: number, op: number, constant: number, out: Int32Array): void;
   setIdleScheduling(tid: number): number;
+  populateLater(bytes: Buffer): void;
   layoutVersion: number;
 }
 
@@ -142,6 +143,19 @@ export function idleScheduling(tid: number): boolean {
     return typeof a.setIdleScheduling === 'function' && a.setIdleScheduling(tid) === 0;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Has a background thread fault in the memory under `bytes` (native/src/page-populator.cc), so that this thread's
+ * first writes to it take no page faults; returns at once. Nothing when the addon cannot be loaded.
+ */
+export function populateLater(bytes: Buffer): void {
+  try {
+    const a = loadAddon();
+    if (typeof a.populateLater === 'function') a.populateLater(bytes);
+  } catch {
+    // no addon: the writes take the faults
   }
 }
 

@@ -10,6 +10,7 @@
 #include "double-kernels.h"
 #include "kahan-sum.h"
 #include "map-cursor.h"
+#include "page-populator.h"
 #include "pmem-map.h"
 #include "pmem-pool.h"
 #include "thread-scheduling.h"
@@ -548,6 +549,18 @@ Napi::Value FilterCompareF64(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
+// populateLater(bytes): queues the memory under a Buffer to be faulted in by a background thread (page-populator.cc).
+Napi::Value PopulateLater(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsBuffer()) {
+    Napi::TypeError::New(env, "populateLater(buffer)").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  auto b = info[0].As<Napi::Buffer<uint8_t>>();
+  populateLater(b.Data(), b.Length());
+  return env.Undefined();
+}
+
 // setIdleScheduling(tid): 0, or the errno of sched_setscheduler.
 Napi::Value SetIdleScheduling(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -567,6 +580,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("kahanSumF64", Napi::Function::New(env, KahanSumF64));
   exports.Set("filterCompareF64", Napi::Function::New(env, FilterCompareF64));
   exports.Set("setIdleScheduling", Napi::Function::New(env, SetIdleScheduling));
+  exports.Set("populateLater", Napi::Function::New(env, PopulateLater));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},
       {"view", PoolWrap::FastView}, {"getMany", PoolWrap::FastGetMany},

@@ -1,0 +1,12 @@
+// Faults memory in on a background thread (see page-populator.cc).
+#pragma once
+
+#include <cstddef>
+
+namespace pmemcql {
+
+// Queues [data, data + len) to be populated for writing by a background thread under SCHED_IDLE; returns at once.
+// The bytes are not changed, so the memory may be written, or even freed, meanwhile.
+void populateLater(void* data, size_t len);
+
+}  // namespace pmemcql
