@@ -79,7 +79,7 @@ interface Addon {
   kahanSumF64(values: Float64Array, out: Float64Array): void;
   filterCompareF64(values: Float64Array, words: number, op: number, constant: number, out: Int32Array): void;
   setIdleScheduling(tid: number): number;
-  populateLater(bytes: Buffer): void;
+  populateLater(bytes: Buffer, idleThread: boolean): void;
   layoutVersion: number;
 }
 
@@ -148,12 +148,13 @@ export function idleScheduling(tid: number): boolean {
 
 /**
  * Has a background thread fault in the memory under `bytes` (native/src/page-populator.cc), so that this thread's
- * first writes to it take no page faults; returns at once. Nothing when the addon cannot be loaded.
+ * first writes to it take no page faults; returns at once. `idleThread`: that thread under SCHED_IDLE (decided by
+ * the first call). Nothing when the addon cannot be loaded.
  */
-export function populateLater(bytes: Buffer): void {
+export function populateLater(bytes: Buffer, idleThread: boolean): void {
   try {
     const a = loadAddon();
-    if (typeof a.populateLater === 'function') a.populateLater(bytes);
+    if (typeof a.populateLater === 'function') a.populateLater(bytes, idleThread);
   } catch {
     // no addon: the writes take the faults
   }

@@ -549,7 +549,8 @@ Napi::Value FilterCompareF64(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// populateLater(bytes): queues the memory under a Buffer to be faulted in by a background thread (page-populator.cc).
+// populateLater(bytes, idle): queues the memory under a Buffer to be faulted in by a background thread, under
+// SCHED_IDLE when `idle` (page-populator.cc).
 Napi::Value PopulateLater(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   if (info.Length() < 1 || !info[0].IsBuffer()) {
@@ -557,7 +558,7 @@ Napi::Value PopulateLater(const Napi::CallbackInfo& info) {
     return env.Undefined();
   }
   auto b = info[0].As<Napi::Buffer<uint8_t>>();
-  populateLater(b.Data(), b.Length());
+  populateLater(b.Data(), b.Length(), info.Length() > 1 && info[1].ToBoolean().Value());
   return env.Undefined();
 }
 

@@ -36,8 +36,8 @@ struct Populator {
   std::deque<std::pair<uintptr_t, size_t>> queue;
   bool started = false;
 
-  void run() {
-    setIdleScheduling(static_cast<int>(syscall(SYS_gettid)));
+  void run(bool idle) {
+    if (idle) setIdleScheduling(static_cast<int>(syscall(SYS_gettid)));
     const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
     std::unique_lock<std::mutex> lock(m);
     for (;;) {
@@ -60,14 +60,14 @@ Populator& populator() {
 
 }  // namespace
 
-void populateLater(void* data, size_t len) {
+void populateLater(void* data, size_t len, bool idle) {
   if (data == nullptr || len == 0) return;
   Populator& p = populator();
   {
     std::lock_guard<std::mutex> g(p.m);
     if (!p.started) {
       p.started = true;
-      std::thread([&p] { p.run(); }).detach();
+      std::thread([&p, idle] { p.run(idle); }).detach();
     }
     if (p.queue.size() >= kMaxQueued) p.queue.pop_front();
     p.queue.emplace_back(reinterpret_cast<uintptr_t>(data), len);

@@ -11,11 +11,14 @@
 // in (populateLater), so the event loop's copies do not.
 
 import { populateLater } from '../native-binding.js';
+import { idleThreadsFromEnv } from './twin-options-env.js';
 
 const FIRST_SLAB_BYTES = 4 << 10;
 const MAX_SLAB_BYTES = 1 << 20;
 /** Slabs from this size up are allocated ahead and faulted in off the event loop. */
 const SPARE_MIN_BYTES = 64 << 10;
+/** The faulting thread under SCHED_IDLE, like the server's other background threads (PMEMCQL_IDLE_THREADS). */
+const IDLE_THREAD = idleThreadsFromEnv(process.env);
 
 /** A slab, tagged with its process-wide id (the flush thread keeps the slabs of a job by id). */
 interface Slab extends SharedArrayBuffer {
@@ -43,7 +46,7 @@ export class RecordArena {
       this.spare = undefined;
       if (this.nextBytes >= SPARE_MIN_BYTES) {
         this.spare = newSlab(this.nextBytes);
-        populateLater(Buffer.from(this.spare));
+        populateLater(Buffer.from(this.spare), IDLE_THREAD);
       }
     }
     const at = this.used;

@@ -24,8 +24,7 @@ export function twinOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<TwinOptions>
   if (auto !== undefined && auto !== '') out.autoFlush = !OFF.includes(auto.toLowerCase());
   const thread = env.PMEMCQL_TWIN_FLUSH_THREAD;
   if (thread !== undefined && thread !== '') out.flushThread = !OFF.includes(thread.toLowerCase());
-  const idle = env.PMEMCQL_IDLE_THREADS;
-  if (idle !== undefined && idle !== '') out.flushThreadIdle = !OFF.includes(idle.toLowerCase());
+  if (env.PMEMCQL_IDLE_THREADS) out.flushThreadIdle = idleThreadsFromEnv(env);
   const nice = env.PMEMCQL_TWIN_FLUSH_NICE;
   if (nice !== undefined && nice !== '') {
     const n = Number(nice);
@@ -36,3 +35,9 @@ export function twinOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<TwinOptions>
 }
 
 const OFF = ['0', 'false', 'off', 'no'];
+
+/** PMEMCQL_IDLE_THREADS: background threads under SCHED_IDLE unless it says off (default on). */
+export function idleThreadsFromEnv(env: NodeJS.ProcessEnv): boolean {
+  const idle = env.PMEMCQL_IDLE_THREADS;
+  return idle === undefined || idle === '' || !OFF.includes(idle.toLowerCase());
+}
