@@ -7,9 +7,9 @@
 #include "page-populator.h"
 
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -37,17 +37,14 @@ struct Populator {
   bool started = false;
 
   void run(bool idle) {
-    if (idle) setIdleScheduling(static_cast<int>(syscall(SYS_gettid)));
-    const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+    if (idle) setIdleSchedulingOfThisThread();
     std::unique_lock<std::mutex> lock(m);
     for (;;) {
       cv.wait(lock, [this] { return !queue.empty(); });
       auto [at, len] = queue.front();
       queue.pop_front();
       lock.unlock();
-      uintptr_t from = at / page * page;
-      uintptr_t to = (at + len + page - 1) / page * page;
-      madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+      populateNow(reinterpret_cast<void*>(at), len);
       lock.lock();
     }
   }
@@ -59,6 +56,14 @@ Populator& populator() {
 }
 
 }  // namespace
+
+int populateNow(void* data, size_t len) {
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t at = reinterpret_cast<uintptr_t>(data);
+  uintptr_t from = at / page * page;
+  uintptr_t to = (at + len + page - 1) / page * page;
+  return madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE) == 0 ? 0 : errno;
+}
 
 void populateLater(void* data, size_t len, bool idle) {
   if (data == nullptr || len == 0) return;

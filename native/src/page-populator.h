@@ -10,4 +10,8 @@ namespace pmemcql {
 // runs under SCHED_IDLE.
 void populateLater(void* data, size_t len, bool idle);
 
+// Populates the pages holding [data, data + len) for writing now (madvise MADV_POPULATE_WRITE, Linux 5.14+), without
+// changing the bytes: 0, or the errno (EINVAL where the kernel has no such advice).
+int populateNow(void* data, size_t len);
+
 }  // namespace pmemcql

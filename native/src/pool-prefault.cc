@@ -1,18 +1,11 @@
 #include "pool-prefault.h"
 
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 
+#include "page-populator.h"
 #include "thread-scheduling.h"
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
 
 namespace pmemcql {
 
@@ -46,7 +39,7 @@ PoolPrefault::~PoolPrefault() {
 }
 
 void PoolPrefault::run() {
-  if (idle_) setIdleScheduling(static_cast<int>(syscall(SYS_gettid)));
+  if (idle_) setIdleSchedulingOfThisThread();
   std::unique_lock<std::mutex> lock(m_);
   while (!stop_) {
     uint64_t done = mapped_.load(std::memory_order_relaxed);
@@ -59,14 +52,13 @@ void PoolPrefault::run() {
     lock.unlock();
     // Populating faults the pages in as writes would (the mapping's data is not touched); concurrent
     // transactions are unaffected.
-    int r = madvise(base_ + done, end - done, MADV_POPULATE_WRITE);
-    int e = errno;
+    int e = populateNow(base_ + done, end - done);
     lock.lock();
-    if (r != 0 && e != EINTR && e != EAGAIN) {
+    if (e != 0 && e != EINTR && e != EAGAIN) {
       refused_.store(true, std::memory_order_relaxed);
       return;
     }
-    if (r == 0) mapped_.store(end, std::memory_order_relaxed);
+    if (e == 0) mapped_.store(end, std::memory_order_relaxed);
   }
 }
 

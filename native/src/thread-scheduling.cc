@@ -5,8 +5,11 @@
 
 #include "thread-scheduling.h"
 
-#include <cerrno>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 namespace pmemcql {
 
@@ -20,5 +23,7 @@ int setIdleScheduling(int tid) {
   return ENOSYS;
 #endif
 }
+
+int setIdleSchedulingOfThisThread() { return setIdleScheduling(static_cast<int>(syscall(SYS_gettid))); }
 
 }  // namespace pmemcql
