@@ -40,7 +40,8 @@ export class RecordArena {
     if (!this.current || this.used + n > this.current.byteLength) {
       // Larger than a slab would be: a slab of its own, the current one stays current.
       if (n > this.nextBytes / 4 && n > FIRST_SLAB_BYTES) return placed(newSlab(n), 0, src, from, to);
-      this.current = this.spare?.byteLength === this.nextBytes ? this.spare : newSlab(this.nextBytes);
+      // The spare, when there is one, was allocated at this very nextBytes (it only changes below).
+      this.current = this.spare ?? newSlab(this.nextBytes);
       this.used = 0;
       this.nextBytes = Math.min(MAX_SLAB_BYTES, this.nextBytes * 2);
       this.spare = undefined;
