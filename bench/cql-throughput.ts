@@ -11,6 +11,10 @@
 //   `node --cpu-prof`) [--rate N[,N...]] (open loop: N requests/s in all, one run per rate, for latency at a given load; the in-flight
 //   figure is then the most outstanding at once) [--lean-driver] (driver settings that save client CPU, see leanDriverOptions)
 //   [--client-warmup 5000] (untimed requests each client process sends before the timed phase)
+//   [--raw-client] (bench/support/raw-execute-client.ts instead of cassandra-driver: about half its CPU per request, to
+//   tell the server's share of a latency tail from the load generator's; the issue's figures are the driver's)
+//   [--keep-table] (no TRUNCATE before each INSERT run: each run then adds its rows to the earlier runs', and the tail
+//   grows with the table, docs/benchmarks.md session 12; the table's rows after each run are printed)
 //   [--slow-log FILE] (open loop: append each request slower than 5 ms, due time and latency, see writeSlowLog)
 //   [--gap-probe] (the server started here and the client processes run support/event-loop-gap-probe.js: after the
 //   table, each timed run's event-loop gaps over 4 ms, split into running / waiting for a CPU / neither, and GC
@@ -25,6 +29,7 @@ import { startBenchServer } from './support/bench-server.js';
 import { flag, numberOption, stringOption } from './support/cli-options.js';
 import { type GapSummary, gapTable, type RunWindow, sumGaps, summarizeGaps } from './support/event-loop-gaps.js';
 import { processCpuMs } from './support/process-cpu.js';
+import { RawExecuteClient } from './support/raw-execute-client.js';
 
 interface Result {
   name: string;
@@ -44,6 +49,8 @@ interface Result {
   to: number;
   /** --gap-probe: the client processes' event-loop gaps in the timed part, summed. */
   clientGaps?: GapSummary;
+  /** Rows in the table after the run. */
+  rows?: number;
 }
 
 interface WorkerJob {
@@ -60,6 +67,8 @@ interface WorkerJob {
   clientWarmup: number;
   /** Where to append this worker's slow requests (see writeSlowLog); empty: nowhere. */
   slowLog: string;
+  /** `--raw-client`: support/raw-execute-client.ts instead of cassandra-driver. */
+  rawClient: boolean;
 }
 
 /**
@@ -87,32 +96,67 @@ const GAP_PROBE = resolve(import.meta.dirname, 'support/event-loop-gap-probe.js'
 const INSERT = 'INSERT INTO bench.kv (k, v) VALUES (?, ?)';
 const SELECT = 'SELECT v FROM bench.kv WHERE k = ?';
 
+/** How a worker sends request `key` of its workload: through cassandra-driver, or a driver-less client. */
+interface LoadConnection {
+  send(key: number, done: (err: Error | null) => void): void;
+  close(): Promise<void>;
+}
+
+async function driverConnection(job: WorkerJob, value: Buffer): Promise<LoadConnection> {
+  const client = new cassandra.Client({
+    contactPoints: [`127.0.0.1:${job.port}`],
+    localDataCenter: 'datacenter1',
+    pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 1 }, maxRequestsPerConnection: 4096 },
+    ...(job.leanDriver ? leanDriverOptions() : {}),
+  });
+  await client.connect();
+  const query = job.kind === 'insert' ? INSERT : SELECT;
+  const options = { prepare: true };
+  return {
+    // The driver's callback API: a promise per request was the load generator's own cost.
+    send: (key, done) => {
+      const k = cassandra.types.Long.fromNumber(key);
+      client.execute(query, job.kind === 'insert' ? [k, value] : [k], options, (err) => done(err ?? null));
+    },
+    close: () => client.shutdown(),
+  };
+}
+
+/** `--raw-client`: one connection of support/raw-execute-client.ts, the key encoded here as a bigint's 8 bytes. */
+async function rawConnection(job: WorkerJob, value: Buffer): Promise<LoadConnection> {
+  const raw = await RawExecuteClient.connect(job.port);
+  const id = await raw.prepare(job.kind === 'insert' ? INSERT : SELECT);
+  return {
+    send: (key, done) => {
+      const k = Buffer.allocUnsafe(8);
+      k.writeBigInt64BE(BigInt(key));
+      raw.execute(id, job.kind === 'insert' ? [k, value] : [k], done);
+    },
+    close: async () => raw.close(),
+  };
+}
+
+function sendAsync(connection: LoadConnection, key: number): Promise<void> {
+  return new Promise((ok, fail) => connection.send(key, (err) => (err ? fail(err) : ok())));
+}
+
 /**
  * Open loop (`--rate`): request i is due at start + i / rate and its latency counts from then, so time spent
  * waiting for a free slot behind a slow answer is latency too (no coordinated omission). One pacing timer sends
- * whatever is due each tick (at most `concurrency` outstanding), with the driver's callback API: a timer and a
- * promise per request were the load generator's own cost, and its own event-loop stalls showed in the tail.
+ * whatever is due each tick (at most `concurrency` outstanding): a timer per request was the load generator's own
+ * cost, and its own event-loop stalls showed in the tail.
  */
-function openLoop(
-  client: cassandra.Client,
-  job: WorkerJob,
-  value: Buffer,
-  latencies: Float64Array,
-  start: number,
-): Promise<void> {
-  const query = job.kind === 'insert' ? INSERT : SELECT;
-  const options = { prepare: true };
+function openLoop(connection: LoadConnection, job: WorkerJob, latencies: Float64Array, start: number): Promise<void> {
   const msPerRequest = 1000 / job.rate;
   let sent = 0;
   let answered = 0;
   let outstanding = 0;
   return new Promise((ok, fail) => {
     const send = (i: number): void => {
-      const k = cassandra.types.Long.fromNumber(job.first + i);
       // Sent up to a tick early (timer granularity): its latency counts from the send then.
       const t0 = Math.min(start + i * msPerRequest, performance.now());
       outstanding++;
-      client.execute(query, job.kind === 'insert' ? [k, value] : [k], options, (err) => {
+      connection.send(job.first + i, (err) => {
         if (err) return fail(err);
         latencies[i] = performance.now() - t0;
         outstanding--;
@@ -134,32 +178,19 @@ function openLoop(
 
 /** Worker process: runs its share of one workload and sends back its latencies (ms). */
 async function worker(job: WorkerJob): Promise<void> {
-  const client = new cassandra.Client({
-    contactPoints: [`127.0.0.1:${job.port}`],
-    localDataCenter: 'datacenter1',
-    pooling: { coreConnectionsPerHost: { [cassandra.types.distance.local]: 1 }, maxRequestsPerConnection: 4096 },
-    ...(job.leanDriver ? leanDriverOptions() : {}),
-  });
-  await client.connect();
   const value = Buffer.alloc(100, 7);
+  const connection = await (job.rawClient ? rawConnection(job, value) : driverConnection(job, value));
   const latencies = new Float64Array(job.count);
   let next = 0;
-  // Warm the prepared statement cache first.
-  await client.execute(
-    job.kind === 'insert' ? INSERT : SELECT,
-    job.kind === 'insert' ? [cassandra.types.Long.fromNumber(-1), value] : [cassandra.types.Long.fromNumber(-1)],
-    { prepare: true },
-  );
+  // Prepares the statement (the driver's cache, or the raw client's id) before anything is timed.
+  await sendAsync(connection, -1);
   // Each worker is a fresh process: without this, the timed phase starts with an interpreted driver (in an open
   // loop that showed as a ~0.5 s backlog at the start: p99 ~0.5 s at 20 000 requests/s).
   let warm = 0;
   const warmLoop = async () => {
     for (let j = warm++; j < job.clientWarmup; j = warm++) {
-      if (job.kind === 'insert') {
-        await client.execute(INSERT, [cassandra.types.Long.fromNumber(-(job.first + 1 + j)), value], { prepare: true });
-      } else {
-        await client.execute(SELECT, [cassandra.types.Long.fromNumber(job.first + (j % job.count))], { prepare: true });
-      }
+      // INSERTs write keys below the timed ones; SELECTs read the timed ones (the INSERT run wrote them).
+      await sendAsync(connection, job.kind === 'insert' ? -(job.first + 1 + j) : job.first + (j % job.count));
     }
   };
   await Promise.all(Array.from({ length: job.concurrency }, warmLoop));
@@ -172,21 +203,19 @@ async function worker(job: WorkerJob): Promise<void> {
     for (;;) {
       const i = next++;
       if (i >= job.count) return;
-      const k = cassandra.types.Long.fromNumber(job.first + i);
       const t0 = performance.now();
-      if (job.kind === 'insert') await client.execute(INSERT, [k, value], { prepare: true });
-      else await client.execute(SELECT, [k], { prepare: true });
+      await sendAsync(connection, job.first + i);
       latencies[i] = performance.now() - t0;
     }
   };
-  if (job.rate > 0) await openLoop(client, job, value, latencies, start);
+  if (job.rate > 0) await openLoop(connection, job, latencies, start);
   else await Promise.all(Array.from({ length: job.concurrency }, closedLoop));
   const cpu = process.cpuUsage(cpu0);
   if (job.slowLog && job.rate > 0)
     writeSlowLog(job.slowLog, performance.timeOrigin + start, 1000 / job.rate, latencies);
   const report: WorkerReport = { latencies: Array.from(latencies), cpuUs: cpu.user + cpu.system };
   process.send!(report);
-  await client.shutdown();
+  await connection.close();
 }
 
 /**
@@ -226,6 +255,7 @@ async function run(
       count: share,
       concurrency: Math.max(1, Math.floor(concurrency / clients)),
       leanDriver: flag('--lean-driver'),
+      rawClient: flag('--raw-client'),
       rate: rate / clients,
       clientWarmup: numberOption('--client-warmup', 5000),
       slowLog: stringOption('--slow-log') ?? '',
@@ -304,6 +334,16 @@ async function quiesce(admin: cassandra.Client): Promise<void> {
   }
 }
 
+/** `TRUNCATE` of the bench table, unless `--keep-table` (then each run adds its rows to the earlier ones'). */
+async function emptyTable(admin: cassandra.Client): Promise<void> {
+  if (!flag('--keep-table')) await admin.execute('TRUNCATE bench.kv');
+}
+
+async function countRows(admin: cassandra.Client): Promise<number> {
+  const rs = await admin.execute('SELECT count(*) FROM bench.kv', [], { readTimeout: 120_000 });
+  return Number(rs.rows[0]!.count);
+}
+
 /** The server under test: one started here, or one already running (`--port`, `--server-pid`). */
 async function benchServer(
   mode: string,
@@ -362,6 +402,9 @@ async function main(): Promise<void> {
         const base = c * 10_000_000 + r * 1_000_000;
         for (const kind of ['insert', 'select'] as const) {
           if (only && only !== kind) continue;
+          // Every INSERT run starts from an empty table: the tail grows with the table's size (docs/benchmarks.md,
+          // session 12), and the later runs would otherwise pay for the rows of the earlier ones.
+          if (kind === 'insert' || only === 'select') await emptyTable(admin);
           if (kind === 'select' && only === 'select') {
             // The SELECTs read the keys the INSERT run of the same base wrote: without it they would read nothing.
             process.stderr.write(`loading the rows the SELECTs read...\n`);
@@ -369,7 +412,9 @@ async function main(): Promise<void> {
           }
           await quiesce(admin);
           process.stderr.write(`${kind} x${c}${rate ? ` at ${rate}/s` : ''}...\n`);
-          results.push(await run(server.pid, port, kind, c, total, clients, base, rate));
+          const result = await run(server.pid, port, kind, c, total, clients, base, rate);
+          result.rows = await countRows(admin);
+          results.push(result);
         }
       }
     }
@@ -378,24 +423,24 @@ async function main(): Promise<void> {
     await server.stop();
   }
   console.log(
-    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${flag('--lean-driver') ? ' (--lean-driver)' : ''}${stringOption('--rate') ? `, open loop at ${stringOption('--rate')} requests/s` : ''}, client and server on one machine`,
+    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${flag('--lean-driver') ? ' (--lean-driver)' : ''}${flag('--raw-client') ? ' (--raw-client, not cassandra-driver)' : ''}${flag('--keep-table') ? ' (--keep-table)' : ', each INSERT run into an empty table'}${stringOption('--rate') ? `, open loop at ${stringOption('--rate')} requests/s` : ''}, client and server on one machine`,
   );
   console.log(
-    '| workload | in flight | rate/s | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server ops per CPU-second |',
+    '| workload | in flight | rate/s | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server ops per CPU-second | rows after |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
     const cpu = r.serverCpuUs === undefined ? '-' : r.serverCpuUs.toFixed(1);
     const perCpuSecond = r.serverCpuUs ? Math.round(1e6 / r.serverCpuUs) : '-';
     console.log(
-      `| ${r.name} | ${r.concurrency} | ${r.rate || 'closed'} | ${Math.round(r.ops)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${cpu} | ${r.clientCpuUs.toFixed(1)} | ${perCpuSecond} |`,
+      `| ${r.name} | ${r.concurrency} | ${r.rate || 'closed'} | ${Math.round(r.ops)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.max.toFixed(1)} | ${cpu} | ${r.clientCpuUs.toFixed(1)} | ${perCpuSecond} | ${r.rows ?? '-'} |`,
     );
   }
   console.log(
     '\nServer ops per CPU-second: what one core of server could answer if the clients ran elsewhere (the issue-4 target is 40 k/s).',
   );
   console.log(
-    'Client CPU µs/op: all client processes together (cassandra-driver), the floor the server shares the cores with.',
+    `Client CPU µs/op: all client processes together (${flag('--raw-client') ? 'the driver-less client' : 'cassandra-driver'}), the floor the server shares the cores with.`,
   );
   if (gapFile) {
     const windows: RunWindow[] = results.map((r) => ({
