@@ -354,6 +354,14 @@ async function emptyTable(admin: cassandra.Client): Promise<void> {
   if (!flag('--keep-table')) await admin.execute('TRUNCATE bench.kv');
 }
 
+/** Whether the server keeps an Arrow twin of bench.kv (system_arrow lists it), which costs writes ~10 µs here. */
+async function hasTwin(admin: cassandra.Client): Promise<boolean> {
+  const rs = await admin.execute(
+    "SELECT table_name FROM system_arrow.buffers WHERE keyspace_name = 'bench' AND table_name = 'kv' ALLOW FILTERING",
+  );
+  return rs.rows.length > 0;
+}
+
 async function countRows(admin: cassandra.Client): Promise<number> {
   const rs = await admin.execute('SELECT count(*) FROM bench.kv', [], { readTimeout: 120_000 });
   return Number(rs.rows[0]!.count);
@@ -398,6 +406,7 @@ async function main(): Promise<void> {
   const server = await benchServer(mode, gapFile);
   const port = server.port;
   const results: Result[] = [];
+  let twin = false;
   try {
     const admin = new cassandra.Client({ contactPoints: [`127.0.0.1:${port}`], localDataCenter: 'datacenter1' });
     await admin.connect();
@@ -405,6 +414,7 @@ async function main(): Promise<void> {
       "CREATE KEYSPACE IF NOT EXISTS bench WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
     );
     await admin.execute('CREATE TABLE IF NOT EXISTS bench.kv (k bigint PRIMARY KEY, v blob)');
+    twin = await hasTwin(admin);
     if (warmup > 0) {
       process.stderr.write(`warm-up: ${warmup} INSERTs and SELECTs...\n`);
       for (const kind of ['insert', 'select'] as const) {
@@ -438,7 +448,7 @@ async function main(): Promise<void> {
     await server.stop();
   }
   console.log(
-    `\nmode ${mode}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${flag('--lean-driver') ? ' (--lean-driver)' : ''}${flag('--raw-client') ? ' (--raw-client, not cassandra-driver)' : ''}${flag('--keep-table') ? ' (--keep-table)' : ', each INSERT run into an empty table'}${stringOption('--rate') ? `, open loop at ${stringOption('--rate')} requests/s` : ''}, client and server on one machine`,
+    `\nmode ${mode}, Arrow twin ${twin ? 'on' : 'off'}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${flag('--lean-driver') ? ' (--lean-driver)' : ''}${flag('--raw-client') ? ' (--raw-client, not cassandra-driver)' : ''}${flag('--keep-table') ? ' (--keep-table)' : ', each INSERT run into an empty table'}${stringOption('--rate') ? `, open loop at ${stringOption('--rate')} requests/s` : ''}, client and server on one machine`,
   );
   console.log(
     '| workload | in flight | rate/s | ops/s | p50 ms | p99 ms | max ms | server CPU µs/op | client CPU µs/op | server ops per CPU-second | rows after |',

@@ -80,7 +80,7 @@ describe('raw execute client', () => {
     }
   });
 
-  it('runs the throughput bench (--raw-client), each INSERT run into an empty table', () => {
+  it('runs the throughput bench (--raw-client), each INSERT run into an empty table, and names the twin', () => {
     const r = spawnSync(
       process.execPath,
       [
@@ -92,6 +92,8 @@ describe('raw execute client', () => {
     );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('(--raw-client, not cassandra-driver), each INSERT run into an empty table');
+    // The test server keeps twins (system_arrow.buffers lists bench.kv).
+    expect(r.stdout).toContain(', Arrow twin on, ');
     const rows = r.stdout.split('\n').filter((l) => l.startsWith('| prepared INSERT |'));
     expect(rows.length).toBe(2);
     for (const row of rows) {
