@@ -86,9 +86,14 @@ describe('Arrow twin crash safety', () => {
           }
         };
         const writers = Array.from({ length: 8 }, writer);
-        await new Promise((ok) => setTimeout(ok, 600 + (next() % 900)));
-        const segs = await client.execute('SELECT * FROM system_arrow.segments').catch(() => undefined);
-        segmentsSeen = Math.max(segmentsSeen, segs?.rows.length ?? 0);
+        // Segments come and go (a compaction re-buffers live rows until the next flush), so they are looked for
+        // all through the window, not once.
+        const until = Date.now() + 600 + (next() % 900);
+        while (Date.now() < until) {
+          const segs = await client.execute('SELECT * FROM system_arrow.segments').catch(() => undefined);
+          segmentsSeen = Math.max(segmentsSeen, segs?.rows.length ?? 0);
+          await new Promise((ok) => setTimeout(ok, 100));
+        }
         await server.stop('SIGKILL');
         stop = true;
         await Promise.all(writers);
