@@ -275,14 +275,11 @@ async function run(
       slowLog: stringOption('--slow-log') ?? '',
     };
     const clientGapFile = gapFile ? `${gapFile}.client${w}` : '';
-    const probe = clientGapFile
-      ? { execArgv: ['--import', GAP_PROBE], env: { ...process.env, PMEMCQL_GAP_PROBE: clientGapFile } }
-      : { execArgv: [] };
     if (clientGapFile) clientGapFiles.push(clientGapFile);
     const child = fork(import.meta.filename, ['--worker', JSON.stringify(job)], {
       stdio: 'inherit',
-      ...probe,
-      execArgv: [...clientNodeArgs(), ...probe.execArgv],
+      execArgv: [...clientNodeArgs(), ...(clientGapFile ? ['--import', GAP_PROBE] : [])],
+      env: clientGapFile ? { ...process.env, PMEMCQL_GAP_PROBE: clientGapFile } : process.env,
     });
     workers.push(child);
     exits.push(new Promise((ok) => child.once('exit', () => ok())));
