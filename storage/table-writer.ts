@@ -200,7 +200,7 @@ export class TableWriter {
     } else if (existed) ctx.batch.del(this.partitionRef(ctx, ps), key);
     ps.rows.set(key.toString('latin1'), row ?? null);
     // The static row has no twin row of its own (tables with static columns get no twin).
-    if (this.twin && key[0] === ROW_TAG[0]) this.twin.touchRow(ctx, ps.mapKey, key, bytes);
+    if (this.twin && key[0] === ROW_TAG[0]) this.twin.touchRow(ctx, ps.mapKey, key, bytes, existed);
   }
 
   private putHeader(ctx: CommitContext, ps: PartitionStage, header: PartitionHeader, existed: boolean) {
@@ -413,6 +413,8 @@ export class TableWriter {
     // The row was just purged against the deletion, so an old deletion can go.
     if (deletion && deletion.ldt < pctx.gcBefore) deletion = undefined;
     let bytes: Buffer | undefined;
+    // The row, not the partition value: a value holding only a deletion has no row, and no live copy.
+    const existed = ps.singleRow !== undefined;
     if (!row && !deletion) {
       if (ps.singleExists) ctx.batch.del(this.t.partitionsHandle, ps.mapKey);
       ps.singleExists = false;
@@ -421,7 +423,7 @@ export class TableWriter {
       ctx.batch.put(this.t.partitionsHandle, ps.mapKey, bytes);
       ps.singleExists = true;
     }
-    this.twin?.touchRow(ctx, ps.mapKey, EMPTY_CLUSTERING, row ? bytes : undefined);
+    this.twin?.touchRow(ctx, ps.mapKey, EMPTY_CLUSTERING, row ? bytes : undefined, existed);
     ps.singleDeletion = deletion;
     ps.singleRow = row;
   }

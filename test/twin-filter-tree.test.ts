@@ -62,6 +62,49 @@ function check(store: TableStore): void {
 }
 
 describe.skipIf(!hasAddon)('token filters per block of segments', () => {
+  it('a fresh insert does not look for a live copy; rows deleted and inserted again leave none behind', async () => {
+    const opts = { flushRows: 1 << 20, flushBytes: 1 << 30, sliceRows: 16, autoFlush: false };
+    const engine = StorageEngine.open({ path: join(dir, 'fresh'), size: 64 * 1024 * 1024, twin: opts });
+    try {
+      engine.setTwinSchemaSource(() => schema);
+      const store = await engine.createTable(Buffer.alloc(16, 8), { clustered: false });
+      const twin = store.twin!;
+      await write(store, range(0, 200), 1);
+      store.flushTwin();
+      expect(twin.segmentCount).toBe(1);
+      // Counts the write path's questions to the segments' token filters.
+      let probes = 0;
+      const tree = twin.filterTree;
+      const candidates = tree.candidates.bind(tree);
+      tree.candidates = (hi, lo, out) => {
+        probes++;
+        return candidates(hi, lo, out);
+      };
+      await write(store, range(1000, 100), 2);
+      expect(probes).toBe(0);
+      await write(store, range(0, 100), 3);
+      expect(probes).toBe(100);
+      const now = Math.floor(Date.now() / 1000);
+      await store.applyMutations(
+        range(100, 50).map((k) => ({ key: int32Bytes(k), token: undefined, deletion: { ts: ++ts, ldt: now } })),
+        now,
+      );
+      expect(probes).toBe(150);
+      // The row store holds their deletions, not the rows: inserts again, no look.
+      await write(store, range(100, 50), 4);
+      expect(probes).toBe(150);
+      check(store);
+      store.flushTwin();
+      check(store);
+      // Each row once: the re-inserted rows' first copies were marked when they were deleted.
+      let live = 0;
+      for (const seg of twin.liveSegments()) live += seg.record.rows - seg.deletions().count();
+      expect(live).toBe(300);
+    } finally {
+      engine.close();
+    }
+  });
+
   it('segments under block filters still have their live copies marked on rewrite, through compaction and truncate', async () => {
     const opts = { flushRows: 1 << 20, flushBytes: 1 << 30, sliceRows: 16, autoFlush: false };
     const engine = StorageEngine.open({ path: join(dir, 'pool'), size: 64 * 1024 * 1024, twin: opts });

@@ -358,8 +358,11 @@ export class TableTwin implements SegmentSource {
   /**
    * A row of partition `mapKey` was written in this batch: `stored` is what the row store now holds for it (the
    * row; for a table without clustering columns, the partition value), undefined when the row is gone.
+   * `existed`: the row store held the row before this write (false: a fresh insert). A row the row store does not
+   * hold has no live columnar copy: every way a row leaves the row store passes here or through touchPartition,
+   * which marked its copy then. So a fresh insert skips looking for one (docs/arrow-twins.md, "Fresh inserts").
    */
-  touchRow(ctx: CommitContext, mapKey: Buffer, rowKey: Buffer, stored: Buffer | undefined): void {
+  touchRow(ctx: CommitContext, mapKey: Buffer, rowKey: Buffer, stored: Buffer | undefined, existed = true): void {
     if (!this.enabled) {
       this.markIncomplete(ctx);
       return;
@@ -368,7 +371,7 @@ export class TableTwin implements SegmentSource {
     const value = stored ?? BUFFER_DELETED;
     st.bytes += value.length + st.record.appendRow(mapKey, rowKey, value);
     // The key's first 8 bytes are the partitions-map key's (the token).
-    this.markLiveCopy(ctx, st, mapKey, () => st.record.lastKey());
+    if (existed) this.markLiveCopy(ctx, st, mapKey, () => st.record.lastKey());
   }
 
   /**

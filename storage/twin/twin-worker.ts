@@ -167,6 +167,8 @@ export class TwinWorker {
     if (!f) return undefined;
     this.current = { kind: 'flush', job: f };
     this.drain();
+    // The new segment may complete a block whose filter the background builds (the flush ran outside tick).
+    if (!this.stopped) this.schedule();
     return f.result;
   }
 
