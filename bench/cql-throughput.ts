@@ -20,10 +20,11 @@
 //   [--slow-log FILE] (open loop: append each request slower than 5 ms, due time and latency, see writeSlowLog)
 //   [--gap-probe] (the server started here and the client processes run support/event-loop-gap-probe.js: after the
 //   table, each timed run's event-loop gaps over 4 ms, split into running / waiting for a CPU / neither, and GC
-//   pauses; the server's, and the clients' summed — an open loop's latency counts the clients' stalls too)
+//   pauses; the server's, and the clients' summed — an open loop's latency counts the clients' stalls too; and an
+//   idle control process's, support/idle-control.ts: the stalls the machine imposed on a process with no work)
 
-import { type ChildProcess, fork } from 'node:child_process';
-import { appendFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
@@ -106,6 +107,7 @@ interface WorkerReport {
 /** --gap-probe: the server's probe file; each client process writes its own beside it. */
 const gapFile = flag('--gap-probe') ? join(tmpdir(), `pmemcql-gap-probe-${process.pid}.json`) : '';
 const GAP_PROBE = resolve(import.meta.dirname, 'support/event-loop-gap-probe.js');
+const IDLE_CONTROL = resolve(import.meta.dirname, 'support/idle-control.js');
 
 const INSERT = 'INSERT INTO bench.kv (k, v) VALUES (?, ?)';
 const SELECT = 'SELECT v FROM bench.kv WHERE k = ?';
@@ -388,6 +390,25 @@ async function benchServer(
   return { port: server.port, pid: server.child.pid, stop: () => server.stop() };
 }
 
+/** The idle control process (support/idle-control.ts) under the gap probe; it writes `file` when stopped. */
+function startIdleControl(file: string): { file: string; stop(): Promise<void> } {
+  const child = spawn(process.execPath, ['--import', GAP_PROBE, IDLE_CONTROL], {
+    env: { ...process.env, PMEMCQL_GAP_PROBE: file },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((ok) => {
+    child.once('exit', () => ok());
+    child.once('error', () => ok());
+  });
+  return {
+    file,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const total = numberOption('--ops', 200000);
   const mode = stringOption('--mode') ?? 'emulated';
@@ -401,6 +422,7 @@ async function main(): Promise<void> {
   const rates = (stringOption('--rate') ?? '0').split(',').map(Number);
   if (flag('--gap-probe') && stringOption('--port')) throw new Error('--gap-probe needs the server started here');
   const server = await benchServer(mode, gapFile);
+  const control = gapFile ? startIdleControl(`${gapFile}.control`) : undefined;
   const port = server.port;
   const results: Result[] = [];
   let twin = false;
@@ -443,6 +465,7 @@ async function main(): Promise<void> {
     await admin.shutdown();
   } finally {
     await server.stop();
+    await control?.stop();
   }
   console.log(
     `\nmode ${mode}, Arrow twin ${twin ? 'on' : 'off'}, ${total} ops per run after ${warmup} warm-up ops of each kind, ${clients} client processes${flag('--lean-driver') ? ' (--lean-driver)' : ''}${flag('--raw-client') ? ' (--raw-client, not cassandra-driver)' : ''}${flag('--keep-table') ? ' (--keep-table)' : ', each INSERT run into an empty table'}${stringOption('--rate') ? `, open loop at ${stringOption('--rate')} requests/s` : ''}, client and server on one machine`,
@@ -471,14 +494,18 @@ async function main(): Promise<void> {
       to: r.to,
     }));
     const server = summarizeGaps(gapFile, windows);
+    // No file: the control process could not start or died early (the table then has no control rows).
+    const idle = control && existsSync(control.file) ? summarizeGaps(control.file, windows) : [];
     const rows = server.flatMap((s, i) => [
       { ...s, label: `${s.label}: server` },
       { ...results[i]!.clientGaps!, label: `${s.label}: ${clients} clients` },
+      ...(idle[i] ? [{ ...idle[i]!, label: `${s.label}: idle control process` }] : []),
     ]);
     console.log(
-      `\nThe event loops in each run, the server's and the client processes' summed (--gap-probe; times in ms):\n${gapTable(rows)}`,
+      `\nThe event loops in each run, the server's and the client processes' summed, and a process with no work (--gap-probe; times in ms):\n${gapTable(rows)}`,
     );
     rmSync(gapFile, { force: true });
+    if (control) rmSync(control.file, { force: true });
   }
 }
 

@@ -1,8 +1,8 @@
 // The bench's event-loop gap probe (bench/support/event-loop-gap-probe.ts) in a real Node process: a loop held
 // by work shows as a gap spent running, one held by a blocking wait as a gap spent neither running nor waiting
 // for a CPU; summarizeGaps counts each inside its run's window only.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { sumGaps, summarizeGaps } from '../bench/support/event-loop-gaps.js';
 const dir = mkdtempSync(join(tmpdir(), 'pmemcql-gap-probe-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const probe = resolve(import.meta.dirname, '../dist/bench/support/event-loop-gap-probe.js');
+const idleControl = resolve(import.meta.dirname, '../dist/bench/support/idle-control.js');
 
 /** Runs `block` (JS source) in a process with the probe, 100 ms after start; returns the probe's file. */
 function probed(name: string, block: string): { file: string; from: number; to: number } {
@@ -26,6 +27,25 @@ function probed(name: string, block: string): { file: string; from: number; to: 
 }
 
 describe('event-loop gap probe', () => {
+  it("runs in the bench's idle control process until SIGTERM, then writes what it saw", async () => {
+    const file = join(dir, 'control.json');
+    const from = Date.now();
+    const child = spawn(process.execPath, ['--import', probe, idleControl], {
+      env: { ...process.env, PMEMCQL_GAP_PROBE: file },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+    await new Promise((ok) => setTimeout(ok, 300));
+    // Still running: nothing written yet.
+    expect(child.exitCode).toBe(null);
+    expect(existsSync(file)).toBe(false);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const [s] = summarizeGaps(file, [{ label: 'idle', from, to: Date.now() }]);
+    // The file parsed: the probe wrote it on the way out.
+    expect(s!.label).toBe('idle');
+  });
+
   it('counts a loop held by work as running', () => {
     const { file, from, to } = probed('busy', 'const end = Date.now() + 80; while (Date.now() < end);');
     const [s] = summarizeGaps(file, [{ label: 'busy', from, to }]);
