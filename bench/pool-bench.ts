@@ -5,13 +5,13 @@
 // Rates are per wall second and per CPU second of this process (the machine may be shared).
 // With --disk: group commit in 'disk' mode instead (pool in the temp dir, no PMEM_IS_PMEM_FORCE;
 // PMEMCQL_DISK_SYNC=commit selects the msync-per-commit policy, =journal the /dev/shm pool + journal).
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openPool } from '../storage/native-binding.js';
 import type { NativePool } from '../storage/native-pool.js';
+import { ensureEmulatedPmem } from './support/emulated-pmem.js';
 
 const DISK = process.argv.includes('--disk');
 if (DISK) {
@@ -19,13 +19,7 @@ if (DISK) {
   diskBench();
   process.exit(0);
 }
-if (process.env.PMEM_IS_PMEM_FORCE !== '1') {
-  const r = spawnSync(process.execPath, process.argv.slice(1), {
-    stdio: 'inherit',
-    env: { ...process.env, PMEM_IS_PMEM_FORCE: '1' },
-  });
-  process.exit(r.status ?? 1);
-}
+ensureEmulatedPmem();
 
 const { values: args } = parseArgs({
   options: {

@@ -3,18 +3,12 @@
 // segment into a freshly reserved value, in 512 KiB slices, on the event loop. Each round opens an emulated pool
 // (/dev/shm, PMEM_IS_PMEM_FORCE=1), lets the prefault thread (when on) catch up, then reserves and fills values.
 //   npx tsc -p tsconfig.json && node dist/bench/pool-first-touch.js [--mb 10] [--values 6]
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openPool } from '../storage/native-binding.js';
+import { ensureEmulatedPmem } from './support/emulated-pmem.js';
 
-if (process.env.PMEM_IS_PMEM_FORCE !== '1') {
-  const r = spawnSync(process.execPath, process.argv.slice(1), {
-    stdio: 'inherit',
-    env: { ...process.env, PMEM_IS_PMEM_FORCE: '1' },
-  });
-  process.exit(r.status ?? 1);
-}
+ensureEmulatedPmem();
 
 const { values: args } = parseArgs({
   options: { mb: { type: 'string', default: '10' }, values: { type: 'string', default: '6' } },
