@@ -61,13 +61,18 @@ function check(store: TableStore): void {
   expect(checkTwin(store.twin!, Math.floor(Date.now() / 1000), schema).slice(0, 5)).toEqual([]);
 }
 
+/** An engine in `dir/name` with one unclustered table (twins flushed only on demand), its id bytes all `seed`. */
+async function openTable(name: string, seed: number): Promise<{ engine: StorageEngine; store: TableStore }> {
+  const opts = { flushRows: 1 << 20, flushBytes: 1 << 30, sliceRows: 16, autoFlush: false };
+  const engine = StorageEngine.open({ path: join(dir, name), size: 64 * 1024 * 1024, twin: opts });
+  engine.setTwinSchemaSource(() => schema);
+  return { engine, store: await engine.createTable(Buffer.alloc(16, seed), { clustered: false }) };
+}
+
 describe.skipIf(!hasAddon)('token filters per block of segments', () => {
   it('a fresh insert does not look for a live copy; rows deleted and inserted again leave none behind', async () => {
-    const opts = { flushRows: 1 << 20, flushBytes: 1 << 30, sliceRows: 16, autoFlush: false };
-    const engine = StorageEngine.open({ path: join(dir, 'fresh'), size: 64 * 1024 * 1024, twin: opts });
+    const { engine, store } = await openTable('fresh', 8);
     try {
-      engine.setTwinSchemaSource(() => schema);
-      const store = await engine.createTable(Buffer.alloc(16, 8), { clustered: false });
       const twin = store.twin!;
       await write(store, range(0, 200), 1);
       store.flushTwin();
@@ -106,11 +111,8 @@ describe.skipIf(!hasAddon)('token filters per block of segments', () => {
   });
 
   it('segments under block filters still have their live copies marked on rewrite, through compaction and truncate', async () => {
-    const opts = { flushRows: 1 << 20, flushBytes: 1 << 30, sliceRows: 16, autoFlush: false };
-    const engine = StorageEngine.open({ path: join(dir, 'pool'), size: 64 * 1024 * 1024, twin: opts });
+    const { engine, store } = await openTable('pool', 7);
     try {
-      engine.setTwinSchemaSource(() => schema);
-      const store = await engine.createTable(Buffer.alloc(16, 7), { clustered: false });
       const twin = store.twin!;
       // Ids 1-70: blocks [0, 64) (with its 4 blocks of 16 and their 16 blocks of 4) and [64, 68), then 3 segments.
       const segments = 70;

@@ -362,7 +362,7 @@ export class TableTwin implements SegmentSource {
    * hold has no live columnar copy: every way a row leaves the row store passes here or through touchPartition,
    * which marked its copy then. So a fresh insert skips looking for one (docs/arrow-twins.md, "Fresh inserts").
    */
-  touchRow(ctx: CommitContext, mapKey: Buffer, rowKey: Buffer, stored: Buffer | undefined, existed = true): void {
+  touchRow(ctx: CommitContext, mapKey: Buffer, rowKey: Buffer, stored: Buffer | undefined, existed: boolean): void {
     if (!this.enabled) {
       this.markIncomplete(ctx);
       return;
