@@ -73,7 +73,7 @@ describe('raw execute client', () => {
       ]);
       expect(before).toBeNull();
       expect(after).toBeNull();
-      expect(bad?.message).toBe('server error 0x2200: Exception while binding column k: Expected 8 or 0 byte long (3)');
+      expect(bad?.message).toBe('server error 0x2200: Expected 8 or 0 byte long (3)');
       await expect(raw.prepare('SELECT nope FROM rawexec.kv')).rejects.toThrow(/0x2200: Undefined column name nope/);
     } finally {
       raw.close();

@@ -78,7 +78,8 @@ export class MarkerTerm extends BoundTerm {
       try {
         validateValue(this.receiver.type, v);
       } catch (e) {
-        throw new InvalidRequest(`Exception while binding column ${this.receiver.name}: ${(e as Error).message}`);
+        // Cassandra passes the type's own message on (the column-name prefix is ScyllaDB's).
+        throw new InvalidRequest((e as Error).message);
       }
       if (this.normalize) return normalizeValue(this.receiver.type, v);
     }
