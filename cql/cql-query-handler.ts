@@ -4,9 +4,11 @@
 import { InvalidRequest, Unprepared } from './errors.js';
 import { checkConsistency, consistencyName } from './execution/consistency-check.js';
 import type { CqlStatement, ExecutionContext } from './execution/cql-statement.js';
-import { preparedStatementId, resultMetadataId } from './execution/prepared-ids.js';
+import { isFullyQualified, preparedStatementId, resultMetadataId } from './execution/prepared-ids.js';
+import { changeAffectsPreparedStatements } from './execution/prepared-invalidation.js';
 import { prepareStatement } from './execution/statement-preparer.js';
 import { storageErrorToCql } from './execution/storage-errors.js';
+import type { Statement } from './parser/ast.js';
 import { parseStatement } from './parser/parser.js';
 import type {
   BatchRequest,
@@ -26,9 +28,15 @@ interface PreparedEntry {
   statement: CqlStatement;
   schemaVersion: string;
   metadataId: Buffer;
+  /** Names its table with a keyspace (Cassandra's QualifiedStatement.isFullyQualified): its id leaves the keyspace out. */
+  fullyQualified: boolean;
+  /** SELECT, INSERT, UPDATE, DELETE or BATCH: what Cassandra evicts when their table changes. */
+  readsOrWritesTable: boolean;
+  /** Executed since the eviction sweep last passed it (second chance before eviction). */
+  used: boolean;
 }
 
-/** Like Cassandra's prepared statement cache: bounded, least recently used evicted first. */
+/** Bounded like Cassandra's prepared statement cache; evicts the least recently used (CLOCK: second chance if executed). */
 const MAX_PREPARED = 10_000;
 /** Simple (unprepared) statements are cached too, so repeated QUERY strings skip parsing. */
 const MAX_SIMPLE = 1_000;
@@ -51,13 +59,17 @@ export class CqlQueryHandler implements QueryHandler {
   }
 
   private build(query: string, keyspace: string | undefined): PreparedEntry {
-    const statement = prepareStatement(parseStatement(query), this.ctx.catalog, keyspace);
+    const ast = parseStatement(query);
+    const statement = prepareStatement(ast, this.ctx.catalog, keyspace);
     return {
       query,
       keyspace,
       statement,
       schemaVersion: this.ctx.catalog.version,
-      metadataId: resultMetadataId(statement.resultColumns),
+      metadataId: resultMetadataId(statement.resultColumns, statement.table),
+      fullyQualified: isFullyQualified(ast),
+      readsOrWritesTable: DATA_STATEMENTS.has(ast.kind),
+      used: false,
     };
   }
 
@@ -81,11 +93,19 @@ export class CqlQueryHandler implements QueryHandler {
 
   prepare(state: ClientState, cql: string, keyspace: string | undefined): ResultMessage {
     const ks = keyspace ?? state.keyspace;
-    const id = preparedStatementId(cql, ks);
     const entry = this.build(cql, ks);
+    // As Cassandra 5.0's QueryProcessor.prepare: `ks.t` gets the id of the query alone, whatever the session keyspace.
+    const id = preparedStatementId(cql, entry.fullyQualified ? undefined : ks);
     const key = id.toString('latin1');
     this.prepared.delete(key);
-    if (this.prepared.size >= MAX_PREPARED) this.prepared.delete(this.prepared.keys().next().value!);
+    while (this.prepared.size >= MAX_PREPARED) {
+      const [oldest, old] = this.prepared.entries().next().value!;
+      this.prepared.delete(oldest);
+      if (old.used) {
+        old.used = false;
+        this.prepared.set(oldest, old);
+      }
+    }
     this.prepared.set(key, entry);
     return {
       kind: 'prepared',
@@ -105,37 +125,48 @@ export class CqlQueryHandler implements QueryHandler {
     clientMetadataId: Buffer | undefined,
     options: QueryOptions,
   ): ResultMessage | Promise<ResultMessage> {
-    return this.run(this.preparedEntry(state, id), state, options, clientMetadataId);
+    return this.run(this.preparedEntry(id), state, options, clientMetadataId);
   }
 
-  /** The prepared statement `id`, re-prepared if the schema changed since (or Unprepared). */
-  private preparedEntry(state: ClientState, id: Buffer): PreparedEntry {
+  /** The prepared statement `id`, checked against the current schema (or Unprepared). */
+  private preparedEntry(id: Buffer): PreparedEntry {
     const key = id.toString('latin1');
     let entry = this.prepared.get(key);
-    if (!entry) {
-      throw new Unprepared(
-        `Prepared query with ID ${id.toString('hex')} not found (either the query was not prepared on this host (maybe the host has been restarted?) or you have prepared too many queries and it has been evicted from the internal cache)`,
-        id,
-      );
-    }
-    if (entry.schemaVersion !== this.ctx.catalog.version) {
-      // The schema changed since PREPARE: re-prepare; before v5 clients cannot learn new result
-      // metadata, so they must re-prepare themselves (UNPREPARED), as Cassandra forces by eviction.
-      const fresh = this.build(entry.query, entry.keyspace);
-      if (!fresh.metadataId.equals(entry.metadataId) && state.protocolVersion < 5) {
-        this.prepared.delete(key);
-        throw new Unprepared(`Prepared query with ID ${id.toString('hex')} not found (the schema changed)`, id);
-      }
-      this.prepared.set(key, fresh);
-      entry = fresh;
-    }
+    if (!entry) throw notFound(id);
+    if (entry.schemaVersion !== this.ctx.catalog.version) entry = this.revalidate(key, id, entry);
+    entry.used = true;
     return entry;
+  }
+
+  /**
+   * A prepared statement after a schema change. Cassandra evicts the statements of a table that is dropped or whose
+   * columns, indexes, default TTL or gc_grace change (QueryProcessor.StatementInvalidatingListener), so the client
+   * gets UNPREPARED and re-prepares (a v5 client holding the old result_metadata_id then gets METADATA_CHANGED);
+   * other statements are rebuilt against the new schema in place.
+   */
+  private revalidate(key: string, id: Buffer, entry: PreparedEntry): PreparedEntry {
+    let fresh: PreparedEntry;
+    try {
+      fresh = this.build(entry.query, entry.keyspace);
+    } catch (e) {
+      if (!entry.readsOrWritesTable) throw e;
+      this.prepared.delete(key);
+      throw notFound(id);
+    }
+    const before = entry.statement.table;
+    const after = fresh.statement.table;
+    if (before && after && changeAffectsPreparedStatements(before, after)) {
+      this.prepared.delete(key);
+      throw notFound(id);
+    }
+    this.prepared.set(key, fresh);
+    return fresh;
   }
 
   batch(state: ClientState, batch: BatchRequest): Promise<ResultMessage> {
     const keyspace = batch.keyspace ?? state.keyspace;
     const items = batch.statements.map((s) => {
-      const entry = s.id ? this.preparedEntry(state, s.id) : this.simpleEntry(s.query ?? '', keyspace);
+      const entry = s.id ? this.preparedEntry(s.id) : this.simpleEntry(s.query ?? '', keyspace);
       const st = entry.statement;
       if (s.names === undefined && s.values.length !== st.bindSpecs.length) {
         throw new InvalidRequest(
@@ -253,12 +284,23 @@ export class CqlQueryHandler implements QueryHandler {
     options: QueryOptions,
     clientMetadataId: Buffer | undefined,
   ): ResultMessage {
-    if (result.kind !== 'rows') return result;
+    // LWT results always carry their metadata and never METADATA_CHANGED (ExecuteMessage, CASSANDRA-13992).
+    if (result.kind !== 'rows' || entry.statement.variableResultMetadata) return result;
     if (clientMetadataId && !clientMetadataId.equals(entry.metadataId)) {
       result.metadata.newMetadataId = entry.metadataId;
-    } else if (options.skipMetadata && !entry.statement.variableResultMetadata) {
+    } else if (options.skipMetadata) {
       result.metadata.noMetadata = true;
     }
     return result;
   }
+}
+
+/** What Cassandra evicts when its table changes (the others are rebuilt in place). */
+const DATA_STATEMENTS = new Set<Statement['kind']>(['select', 'insert', 'insertJson', 'update', 'delete', 'batch']);
+
+function notFound(id: Buffer): Unprepared {
+  return new Unprepared(
+    `Prepared query with ID ${id.toString('hex')} not found (either the query was not prepared on this host (maybe the host has been restarted?) or you have prepared too many queries and it has been evicted from the internal cache)`,
+    id,
+  );
 }

@@ -1,25 +1,52 @@
-// Statement and result-metadata ids computed as Cassandra does, so drivers that cache ids
-// across nodes/restarts see the same values.
+// Statement and result-metadata ids computed as Cassandra 5.0 does, so drivers that cache ids
+// across connections and restarts see the same values.
 
 import { createHash } from 'node:crypto';
+import type { Statement } from '../parser/ast.js';
 import type { ColumnSpec } from '../query-handler.js';
-import { cqlTypeToString } from '../types/cql-type.js';
+import type { TableMetadata } from '../schema/table-metadata.js';
+import { marshalClassName } from '../types/marshal-class-names.js';
 
-/** MD5 of (keyspace + query) when a keyspace is set, else of the query alone (QueryProcessor.computeId). */
+/** QueryProcessor.computeId: MD5 of the query string, prefixed by the keyspace when there is one. */
 export function preparedStatementId(query: string, keyspace: string | undefined): Buffer {
   return createHash('md5')
-    .update(keyspace ? keyspace + query : query, 'utf8')
+    .update(keyspace === undefined ? query : keyspace + query, 'utf8')
     .digest();
 }
 
-/** MD5 over the result columns (ResultMetadata.computeResultMetadataId); changes when the columns change. */
-export function resultMetadataId(columns: readonly ColumnSpec[]): Buffer {
+/** A QualifiedStatement in Cassandra (SELECT, INSERT, UPDATE, DELETE, TRUNCATE) that names its keyspace. */
+export function isFullyQualified(ast: Statement): boolean {
+  switch (ast.kind) {
+    case 'select':
+    case 'insert':
+    case 'insertJson':
+    case 'update':
+    case 'delete':
+    case 'truncate':
+      return ast.table.keyspace !== undefined;
+    default:
+      return false;
+  }
+}
+
+const NUL = Buffer.from([0]);
+const NUL_NUL = Buffer.from([0, 0]);
+
+/**
+ * ResultMetadata.computeResultMetadataId: MD5 over each column's name, 0, its type's class name (AbstractType.toString,
+ * ReversedType for a DESC clustering column of `table` selected by its name), 0, 0.
+ */
+export function resultMetadataId(columns: readonly ColumnSpec[], table: TableMetadata | undefined): Buffer {
   const h = createHash('md5');
   for (const c of columns) {
-    h.update(c.keyspace, 'utf8');
-    h.update(c.table, 'utf8');
+    const column =
+      table && c.table === table.name && c.keyspace === table.keyspace
+        ? table.clustering.find((k) => k.name === c.name)
+        : undefined;
     h.update(c.name, 'utf8');
-    h.update(cqlTypeToString(c.type), 'utf8');
+    h.update(NUL);
+    h.update(marshalClassName(c.type, column?.clusteringOrder === 'desc'), 'utf8');
+    h.update(NUL_NUL);
   }
   return h.digest();
 }
