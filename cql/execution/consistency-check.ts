@@ -21,6 +21,8 @@ interface Replication {
   total: number;
   local: number;
   perDc: Map<string, number>;
+  /** NetworkTopologyStrategy: EACH_QUORUM counts per datacenter. */
+  nts: boolean;
 }
 
 /** Keyspace metadata objects are replaced on change, so the computed replication can be cached per object. */
@@ -40,7 +42,7 @@ function computeReplication(ks: KeyspaceMetadata, localDc: string): Replication 
   const cls = ks.replication.class ?? '';
   if (cls.endsWith('SimpleStrategy')) {
     const rf = factor(ks.replication.replication_factor);
-    return { total: rf, local: rf, perDc: new Map([[localDc, rf]]) };
+    return { total: rf, local: rf, perDc: new Map([[localDc, rf]]), nts: false };
   }
   if (cls.endsWith('NetworkTopologyStrategy')) {
     const perDc = new Map<string, number>();
@@ -50,21 +52,21 @@ function computeReplication(ks: KeyspaceMetadata, localDc: string): Replication 
       perDc.set(k, factor(v));
       total += factor(v);
     }
-    return { total, local: perDc.get(localDc) ?? 0, perDc };
+    return { total, local: perDc.get(localDc) ?? 0, perDc, nts: true };
   }
-  return { total: 1, local: 1, perDc: new Map([[localDc, 1]]) };
+  return { total: 1, local: 1, perDc: new Map([[localDc, 1]]), nts: false };
 }
 
 /** Throws Unavailable (or InvalidRequest for a level that makes no sense here) when `cl` cannot be met. */
 export function checkConsistency(cl: number, ks: KeyspaceMetadata, localDc: string, isWrite: boolean): void {
-  if (isWrite && (cl === Consistency.SERIAL || cl === Consistency.LOCAL_SERIAL)) {
-    throw new InvalidRequest('You must use conditional updates for serializable writes');
-  }
-  const { total, local, perDc } = replication(ks, localDc);
-  // This node holds every range; it is a replica when its datacenter has any.
-  const aliveLocal = local > 0 ? 1 : 0;
+  // A write at SERIAL / LOCAL_SERIAL is refused by the statement, whose message depends on whether it is conditional
+  // or on counters (validateWriteConsistency, checkSerialConsistency).
+  if (isWrite && isSerial(cl)) return;
+  const { total, local, perDc, nts } = replication(ks, localDc);
+  // This node holds every range; it is a replica when its datacenter has any (a keyspace naming only
+  // other datacenters has no live replica here: every level but ANY is then Unavailable).
+  const alive = local > 0 ? 1 : 0;
   let required: number;
-  let alive = aliveLocal;
   switch (cl) {
     case Consistency.ANY:
       if (!isWrite) throw new InvalidRequest('ANY ConsistencyLevel is only supported for writes');
@@ -91,10 +93,15 @@ export function checkConsistency(cl: number, ks: KeyspaceMetadata, localDc: stri
       required = Math.floor(local / 2) + 1;
       break;
     case Consistency.EACH_QUORUM:
-      if (!isWrite) throw new InvalidRequest('EACH_QUORUM ConsistencyLevel is only supported for writes');
+      // Reads and writes alike (reads at EACH_QUORUM exist since Cassandra 3.0). Other strategies fall
+      // through to a plain QUORUM count, as in ReplicaPlans.assureSufficientLiveReplicas.
+      if (!nts) {
+        required = Math.floor(total / 2) + 1;
+        break;
+      }
       for (const [dc, rf] of perDc) {
         const need = Math.floor(rf / 2) + 1;
-        const have = dc === localDc ? aliveLocal : 0;
+        const have = dc === localDc ? alive : 0;
         if (rf > 0 && have < need) {
           throw new Unavailable(`Cannot achieve consistency level EACH_QUORUM in DC ${dc}`, cl, need, have);
         }
@@ -103,17 +110,51 @@ export function checkConsistency(cl: number, ks: KeyspaceMetadata, localDc: stri
     default:
       throw new InvalidRequest(`Unknown consistency level ${cl}`);
   }
-  if (
-    cl === Consistency.ONE ||
-    cl === Consistency.TWO ||
-    cl === Consistency.THREE ||
-    cl === Consistency.QUORUM ||
-    cl === Consistency.ALL ||
-    cl === Consistency.SERIAL
-  ) {
-    alive = total > 0 ? 1 : 0;
-  }
   if (alive < required) {
     throw new Unavailable(`Cannot achieve consistency level ${consistencyName(cl)}`, cl, required, alive);
   }
+}
+
+function isSerial(cl: number): boolean {
+  return cl === Consistency.SERIAL || cl === Consistency.LOCAL_SERIAL;
+}
+
+/** A write without conditions (ConsistencyLevel.validateForWrite / validateCounterForWrite). */
+export function validateWriteConsistency(cl: number, counterTable?: string): void {
+  if (counterTable !== undefined) {
+    if (cl === Consistency.ANY) {
+      throw new InvalidRequest(`Consistency level ANY is not yet supported for counter table ${counterTable}`);
+    }
+    if (isSerial(cl)) throw new InvalidRequest('Counter operations are inherently non-serializable');
+  } else if (isSerial(cl)) {
+    throw new InvalidRequest('You must use conditional updates for serializable writes');
+  }
+}
+
+/**
+ * A conditional statement or batch (Paxos): the serial level must be SERIAL or LOCAL_SERIAL and reach a quorum of
+ * Paxos participants; EACH_QUORUM as commit level needs NetworkTopologyStrategy (ConsistencyLevel.validateForCas /
+ * validateForCasCommit, ReplicaPlans.forPaxos in Cassandra 5.0).
+ */
+export function checkSerialConsistency(
+  serial: number | undefined,
+  commit: number,
+  ks: KeyspaceMetadata,
+  localDc: string,
+): void {
+  const cl = serial ?? Consistency.SERIAL;
+  if (!isSerial(cl)) {
+    throw new InvalidRequest('Invalid consistency for conditional update. Must be one of SERIAL or LOCAL_SERIAL');
+  }
+  if (isSerial(commit)) {
+    throw new InvalidRequest(
+      `${consistencyName(commit)} is not supported as conditional update commit consistency. Use ANY if you mean "make sure it is accepted but I don't care how many replicas commit it for non-SERIAL reads"`,
+    );
+  }
+  if (commit === Consistency.EACH_QUORUM && !replication(ks, localDc).nts) {
+    throw new InvalidRequest(
+      `consistency level EACH_QUORUM not compatible with replication strategy (${ks.replication.class ?? ''})`,
+    );
+  }
+  checkConsistency(cl, ks, localDc, false);
 }

@@ -181,7 +181,7 @@ export function applyTableProperties(
         if (!allowId) throw new ConfigurationError('Cannot alter table id.');
         id = simple(name, v).toLowerCase();
         if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) {
-          throw new ConfigurationError(`Invalid table id ${simple(name, v)}`);
+          throw new ConfigurationError('Invalid table id');
         }
         break;
       // Removed in 4.0 but still sent by old tools; accepted and ignored like read_repair_chance.

@@ -6,6 +6,7 @@ import type { TableMutation } from '../../storage/storage-engine.js';
 import { InvalidRequest } from '../errors.js';
 import { checkBatchLimits } from '../execution/batch-limits.js';
 import { BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
+import { checkConsistency, checkSerialConsistency, validateWriteConsistency } from '../execution/consistency-check.js';
 import { PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { nextWriteTimestamp } from '../execution/write-clock.js';
@@ -39,10 +40,14 @@ export function executeBatch(
   options: QueryOptions,
   timestamp: number | undefined,
 ): Promise<ResultMessage> {
+  validateBatch(type, modificationStatements(items), false);
   if (items.some((it) => it.statement instanceof ModificationStatement && it.statement.conditions)) {
     return executeConditionalBatch(ctx, items, options, timestamp);
   }
-  const counters = type === 'COUNTER' ? new PendingCounterWrites() : undefined;
+  validateWriteConsistency(options.consistency);
+  // COUNTER batches, and UNLOGGED ones of counter updates.
+  const hasCounters = items.some((it) => it.statement instanceof ModificationStatement && it.statement.isCounter);
+  const counters = hasCounters ? new PendingCounterWrites() : undefined;
   let plan: { writes: PlannedWrite[]; warnings: string[] | undefined };
   try {
     plan = planBatch(ctx, type, items, options, timestamp, counters);
@@ -78,6 +83,58 @@ export function executeBatch(
   });
 }
 
+function modificationStatements(items: readonly BatchItem[]): ModificationStatement[] {
+  return items.map(({ statement }) => {
+    if (!(statement instanceof ModificationStatement)) {
+      throw new InvalidRequest('Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.');
+    }
+    return statement;
+  });
+}
+
+/**
+ * Cassandra 5.0's BatchStatement.validate(), checks in its order. `timestampSet`: the batch has USING TIMESTAMP
+ * (a BATCH message's default timestamp is not one: its statements may still carry their own).
+ */
+export function validateBatch(
+  type: BatchType,
+  statements: readonly ModificationStatement[],
+  timestampSet: boolean,
+): void {
+  const hasConditions = statements.some((s) => s.conditions);
+  if (timestampSet) {
+    if (hasConditions) throw new InvalidRequest('Cannot provide custom timestamp for conditional BATCH');
+    if (type === 'COUNTER') throw new InvalidRequest('Cannot provide custom timestamp for counter BATCH');
+  }
+  let hasCounters = false;
+  let hasNonCounters = false;
+  for (const s of statements) {
+    if (timestampSet && s.hasTimestamp) {
+      throw new InvalidRequest('Timestamp must be set either on BATCH or individual statements');
+    }
+    if (s.isCounter) hasCounters = true;
+    else hasNonCounters = true;
+  }
+  if (timestampSet && hasCounters) {
+    throw new InvalidRequest('Cannot provide custom timestamp for a BATCH containing counters');
+  }
+  if (type === 'COUNTER' && hasNonCounters) {
+    throw new InvalidRequest('Cannot include non-counter statement in a counter batch');
+  }
+  if (hasCounters && hasNonCounters) {
+    throw new InvalidRequest('Counter and non-counter mutations cannot exist in the same batch');
+  }
+  // An UNLOGGED batch of counter updates is allowed, as in Cassandra.
+  if (type === 'LOGGED' && hasCounters)
+    throw new InvalidRequest('Cannot include a counter statement in a logged batch');
+  if (hasConditions) {
+    const first = statements[0]!.table;
+    if (statements.some((s) => s.table.keyspace !== first.keyspace || s.table.name !== first.name)) {
+      throw new InvalidRequest('Batch with conditions cannot span multiple tables');
+    }
+  }
+}
+
 interface PlannedWrite {
   table: TableMetadata;
   updates: PartitionUpdate[];
@@ -96,16 +153,7 @@ function planBatch(
   const ts = timestamp ?? (options.timestamp !== undefined ? Number(options.timestamp) : nextWriteTimestamp());
   const byTable = new Map<string, PlannedWrite>();
   for (const { statement, values } of items) {
-    if (!(statement instanceof ModificationStatement)) {
-      throw new InvalidRequest('Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.');
-    }
-    if (type === 'COUNTER' && !statement.isCounter)
-      throw new InvalidRequest('Cannot include non-counter statement in a counter batch');
-    if (type !== 'COUNTER' && statement.isCounter) {
-      throw new InvalidRequest(
-        `Cannot include a counter statement in a ${type === 'LOGGED' ? 'logged' : 'unlogged'} batch`,
-      );
-    }
+    if (!(statement instanceof ModificationStatement)) throw new Error('unreachable: checked by validateBatch');
     const { updates, now } = statement.updates(
       values,
       { ...options, values },
@@ -144,6 +192,8 @@ function executeConditionalBatch(
   if (statements.some((s) => s.statement.table !== table)) {
     throw new InvalidRequest('Batch with conditions cannot span multiple tables');
   }
+  const ks = ctx.catalog.keyspace(table.keyspace);
+  if (ks) checkSerialConsistency(options.serialConsistency, options.consistency, ks, ctx.node.dataCenter);
   const ts = nextWriteTimestamp();
   const planned = statements.map((s) => ({
     ...s,
@@ -199,9 +249,15 @@ export class BatchStatement implements CqlStatement {
         )
       : undefined;
     this.bindSpecs = specs.complete();
+    validateBatch(ast.type, this.statements, ast.attrs.timestamp !== undefined);
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
+    // The query handler checks the consistency level of statements with a table; a BATCH string has several.
+    for (const ks of new Set(this.statements.map((s) => s.table.keyspace))) {
+      const metadata = ctx.catalog.keyspace(ks);
+      if (metadata) checkConsistency(options.consistency, metadata, ctx.node.dataCenter, true);
+    }
     let ts: number | undefined;
     if (this.timestamp) {
       const v = this.timestamp.value(options.values);

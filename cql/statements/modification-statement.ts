@@ -10,6 +10,7 @@ import type { TableStore } from '../../storage/table-store.js';
 import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
 import { bytesToElements, listElementPath, udtFieldPath } from '../execution/complex-value.js';
+import { checkSerialConsistency, validateWriteConsistency } from '../execution/consistency-check.js';
 import { currentCounter, PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { JsonFieldTerm, JsonObjectSource } from '../execution/json-terms.js';
@@ -778,6 +779,11 @@ export class ModificationStatement implements CqlStatement {
     }
   }
 
+  /** Whether the statement has its own USING TIMESTAMP (BATCH checks). */
+  get hasTimestamp(): boolean {
+    return this.timestamp !== undefined;
+  }
+
   /** Whether this statement changes a counter table (BATCH type checks). */
   get isCounter(): boolean {
     return this.table.isCounter;
@@ -785,6 +791,7 @@ export class ModificationStatement implements CqlStatement {
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
     if (this.conditions) return this.executeConditional(ctx, options);
+    validateWriteConsistency(options.consistency, this.table.isCounter ? this.table.name : undefined);
     const counters = this.table.isCounter ? new PendingCounterWrites() : undefined;
     let planned: { updates: PartitionUpdate[]; now: number };
     try {
@@ -886,6 +893,8 @@ export class ModificationStatement implements CqlStatement {
 
   /** A lightweight transaction: flush, check, and submit the write in one synchronous step. */
   private executeConditional(ctx: ExecutionContext, options: QueryOptions): Promise<ResultMessage> {
+    const ks = ctx.catalog.keyspace(this.table.keyspace);
+    if (ks) checkSerialConsistency(options.serialConsistency, options.consistency, ks, ctx.node.dataCenter);
     const values = options.values;
     const { updates, now } = this.updates(values, options);
     ctx.storage.commit.flush();

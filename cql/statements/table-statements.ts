@@ -1,6 +1,7 @@
 // CREATE / ALTER / DROP TABLE and TRUNCATE.
 
-import { AlreadyExists, InvalidRequest } from '../errors.js';
+import { maybeQuote } from '../describe/cql-identifiers.js';
+import { AlreadyExists, ConfigurationError, InvalidRequest, ServerError } from '../errors.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import {
   ALTER_COLUMN_TYPE_MESSAGE,
@@ -69,6 +70,7 @@ export class CreateTableStatement extends SchemaStatement {
       );
     }
     const table = buildTableMetadata(this.ast, ksName, udtResolver(ks));
+    checkTableIdFree(ctx.catalog, table);
     ctx.catalog.putTable(table);
     await ctx.storage.createTable(tableIdBytes(table), {
       clustered: table.clustering.length > 0,
@@ -78,20 +80,45 @@ export class CreateTableStatement extends SchemaStatement {
   }
 }
 
+/** `ks.name` as Cassandra's TableMetadata.toString() prints it in messages. */
+function tableString(keyspace: string, name: string): string {
+  return `${maybeQuote(keyspace)}.${maybeQuote(name)}`;
+}
+
+/**
+ * `WITH ID` naming an id some table or view already has. Cassandra 5.0 has no explicit check: Guava's
+ * ImmutableMap builder of the schema's tables by id throws, which reaches the client as a ServerError.
+ */
+function checkTableIdFree(catalog: SchemaCatalog, table: TableMetadata): void {
+  for (const ks of catalog.keyspaces()) {
+    const others = [...ks.tables.values(), ...[...(ks.views?.values() ?? [])].map((v) => v.table)];
+    const existing = others.find((t) => t.id === table.id);
+    if (existing) {
+      throw new ServerError(
+        `java.lang.IllegalArgumentException: Multiple entries with same key: ${table.id}=${tableString(existing.keyspace, existing.name)} and ${table.id}=${tableString(table.keyspace, table.name)}`,
+      );
+    }
+  }
+}
+
 /** The user table a DROP/ALTER names; undefined when it does not exist and IF EXISTS was given. */
 function modifiableTable(
   ctx: ExecutionContext,
   name: QualifiedName,
   state: ClientState,
   ifExists: boolean,
+  verb: 'ALTER' | 'DROP',
 ): { ks: KeyspaceMetadata; table: TableMetadata } | undefined {
   const ksName = resolveKeyspace(name.keyspace, state.keyspace);
   checkUserModifiable(ksName);
   const ks = ctx.catalog.keyspace(ksName);
   const table = ks?.tables.get(name.name);
   if (ks && table) return { ks, table };
+  // As Cassandra's Alter/DropTableStatement: a view is found, then refused; no keyspace is "no table".
+  if (ks?.views?.has(name.name)) {
+    throw new InvalidRequest(`Cannot use ${verb} TABLE on a materialized view; use ${verb} MATERIALIZED VIEW instead`);
+  }
   if (ifExists) return undefined;
-  if (!ks) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
   throw new InvalidRequest(`Table '${ksName}.${name.name}' doesn't exist`);
 }
 
@@ -100,7 +127,7 @@ export class DropTableStatement extends SchemaStatement {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const found = modifiableTable(ctx, this.ast.table, state, this.ast.ifExists);
+    const found = modifiableTable(ctx, this.ast.table, state, this.ast.ifExists, 'DROP');
     if (!found) return { kind: 'void' };
     const { ks, table } = found;
     const ksName = ks.name;
@@ -123,7 +150,7 @@ export class AlterTableStatement extends SchemaStatement {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const found = modifiableTable(ctx, this.ast.table, state, this.ast.ifExists);
+    const found = modifiableTable(ctx, this.ast.table, state, this.ast.ifExists, 'ALTER');
     if (!found) return { kind: 'void' };
     const { ks, table } = found;
     const ksName = ks.name;
@@ -144,7 +171,7 @@ export class AlterTableStatement extends SchemaStatement {
 
   private alter(ks: KeyspaceMetadata, table: TableMetadata): TableMetadata {
     const op = this.ast.operation;
-    const qualified = `${table.keyspace}.${table.name}`;
+    const qualified = tableString(table.keyspace, table.name);
     switch (op.kind) {
       case 'add': {
         let columns = [...table.columns];
@@ -162,10 +189,12 @@ export class AlterTableStatement extends SchemaStatement {
           }
           const isCounter = type.kind === 'native' && type.name === 'counter';
           if (isCounter !== table.isCounter) {
-            throw new InvalidRequest(
-              table.isCounter
-                ? `Cannot add a non counter column (${def.name}) in a counter column family`
-                : `Cannot add a counter column (${def.name}) in a non counter column family`,
+            // TableMetadata.validate() of the altered table (ConfigurationException, "ks.table: " prefix).
+            throw new ConfigurationError(
+              `${table.keyspace}.${table.name}: ` +
+                (table.isCounter
+                  ? `Cannot have a non counter column ("${def.name}") in a counter table`
+                  : `Cannot have a counter column ("${def.name}") in a non counter table`),
             );
           }
           const dropped = table.droppedColumns.find((d) => d.name === def.name);
@@ -195,7 +224,7 @@ export class AlterTableStatement extends SchemaStatement {
           const col = columns.find((c) => c.name === name);
           if (!col) {
             if (op.ifExists) continue;
-            throw new InvalidRequest(`Column ${name} was not found in table ${qualified}`);
+            throw new InvalidRequest(`Column ${name} was not found in table '${qualified}'`);
           }
           if (col.kind === 'partition_key' || col.kind === 'clustering')
             throw new InvalidRequest(`Cannot drop PRIMARY KEY column ${name}`);
@@ -214,20 +243,19 @@ export class AlterTableStatement extends SchemaStatement {
       case 'rename': {
         let columns = [...table.columns];
         for (const { from, to } of op.renames) {
-          const col = columns.find((c) => c.name === from);
-          if (!col) {
-            if (op.ifExists) continue;
-            throw new InvalidRequest(`Column ${from} was not found in table ${qualified}`);
-          }
+          // Cassandra 5.0 reads the column with getExistingColumn, which throws before RENAME IF EXISTS is
+          // consulted; the other checks look at the table as it was before this statement.
+          const col = table.columns.find((c) => c.name === from);
+          if (!col) throw new InvalidRequest(`Undefined column name ${maybeQuote(from)} in table ${qualified}`);
           if (col.kind !== 'partition_key' && col.kind !== 'clustering') {
             throw new InvalidRequest(`Cannot rename non PRIMARY KEY column ${from}`);
           }
-          if (columns.some((c) => c.name === to)) {
+          if (table.columns.some((c) => c.name === to) || columns.some((c) => c.name === to)) {
             throw new InvalidRequest(
-              `Cannot rename column ${from} to ${to} in table '${table.name}'; another column with that name already exists`,
+              `Cannot rename column ${from} to ${to} in table '${qualified}'; another column with that name already exists`,
             );
           }
-          columns = columns.map((c) => (c === col ? { ...c, name: to } : c));
+          columns = columns.map((c) => (c.id === col.id ? { ...c, name: to } : c));
         }
         columns = orderColumns(columns);
         return {
@@ -247,7 +275,8 @@ export class AlterTableStatement extends SchemaStatement {
       case 'alterColumnType':
         throw new InvalidRequest(ALTER_COLUMN_TYPE_MESSAGE);
       case 'dropCompactStorage':
-        throw new InvalidRequest(`Cannot DROP COMPACT STORAGE on table ${qualified}: the table is not compact`);
+        // drop_compact_storage_enabled is false by default in Cassandra 5.0, checked before anything else.
+        throw new InvalidRequest('DROP COMPACT STORAGE is disabled. Enable in cassandra.yaml to use.');
       case 'mask':
         throw new InvalidRequest('Dynamic data masking is not supported');
     }
@@ -261,9 +290,16 @@ export class TruncateStatement extends SchemaStatement {
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
     const ksName = resolveKeyspace(this.ast.table.keyspace, state.keyspace);
-    const table = ctx.catalog.keyspace(ksName)?.tables.get(this.ast.table.name);
-    if (!ctx.catalog.keyspace(ksName)) throw new InvalidRequest(`Keyspace '${ksName}' doesn't exist`);
-    if (!table) throw new InvalidRequest(`Table '${ksName}.${this.ast.table.name}' doesn't exist`);
+    // Schema.validateTable's messages (Cassandra 5.0 TruncateStatement.validate).
+    const ks = ctx.catalog.keyspace(ksName);
+    if (!ks) throw new InvalidRequest(`keyspace ${ksName} does not exist`);
+    const table = ks.tables.get(this.ast.table.name);
+    if (!table) {
+      if (ks.views?.has(this.ast.table.name)) {
+        throw new InvalidRequest('Cannot TRUNCATE materialized view directly; must truncate base table instead');
+      }
+      throw new InvalidRequest(`table ${this.ast.table.name} does not exist`);
+    }
     if (table.isVirtual) throw new InvalidRequest(`Error during truncate: Cannot truncate virtual tables`);
     const store = ctx.storage.table(tableIdBytes(table));
     if (store) await store.truncate();
