@@ -265,6 +265,8 @@ export class CqlQueryHandler implements QueryHandler {
   }
 
   private checkConsistency(st: CqlStatement, cl: number): void {
+    // A conditional write checks its own levels: Paxos (the serial level) first, as Cassandra's StorageProxy.cas.
+    if (st instanceof ModificationStatement && st.conditions) return;
     const ks = this.ctx.catalog.keyspace(st.table!.keyspace);
     if (ks) checkConsistency(cl, ks, this.ctx.node.dataCenter, st instanceof ModificationStatement);
   }

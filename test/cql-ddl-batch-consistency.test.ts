@@ -890,6 +890,16 @@ describe('consistency levels on a single node', () => {
       2,
       1,
     );
+    // Paxos fails before the commit level (QUORUM, also short of replicas) is looked at.
+    await expectUnavailable(
+      direct.execute('INSERT INTO cl3.t (k, v) VALUES (5, 5) IF NOT EXISTS', [], {
+        consistency: CL.quorum,
+        serialConsistency: CL.serial,
+      }),
+      CL.serial,
+      2,
+      1,
+    );
     await expectUnavailable(
       direct.execute('UPDATE cl3.t SET v = 6 WHERE k = 5 IF v = 5', [], {
         consistency: CL.one,
