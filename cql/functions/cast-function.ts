@@ -1,26 +1,53 @@
-// CAST(x AS type) in selections, as Cassandra's CastFcts: numeric conversions with Java's narrowing
-// and truncation rules, anything to text/ascii by its string form, and the time conversions.
+// CAST(x AS type) in selections, as Cassandra's CastFcts: the cast_as_<type> overloads (numeric conversions with
+// Java's narrowing and truncation rules, text/ascii from a value's CQL form, the time conversions), resolved like
+// any function call.
 
 import { InvalidRequest } from '../errors.js';
 import { type NativeTypeName, native } from '../types/cql-type.js';
-import { decimalToBytes, parseDecimal } from '../types/decimal-text.js';
+import { decimalFromBytes, decimalToBytes, parseDecimal } from '../types/decimal-text.js';
+import { javaFloatingToString } from '../types/java-number-text.js';
 import { nativeToText } from '../types/value-formatter.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
 import { functionOverloads, type NativeFunction } from './native-functions.js';
 
-const NUMERIC: ReadonlySet<NativeTypeName> = new Set([
+const NUMERIC: readonly NativeTypeName[] = [
   'tinyint',
   'smallint',
   'int',
   'bigint',
-  'counter',
   'float',
   'double',
   'decimal',
+  'counter',
   'varint',
-]);
+];
 
-/** A numeric value as exact bigint (integers) or double (floating). */
+/** The input types of the cast_as_<to> overloads (CastFcts.addFunctionsTo). */
+function castInputs(to: NativeTypeName): readonly NativeTypeName[] {
+  switch (to) {
+    case 'tinyint':
+    case 'smallint':
+    case 'int':
+    case 'bigint':
+    case 'float':
+    case 'double':
+    case 'decimal':
+    case 'varint':
+      return NUMERIC.filter((n) => n !== to);
+    case 'ascii':
+      return [...NUMERIC, 'inet', 'boolean', 'timeuuid', 'timestamp', 'date', 'time', 'uuid'];
+    case 'text':
+      return [...NUMERIC, 'ascii', 'inet', 'boolean', 'timeuuid', 'timestamp', 'date', 'time', 'uuid'];
+    case 'date':
+      return ['timeuuid', 'timestamp'];
+    case 'timestamp':
+      return ['timeuuid', 'date'];
+    default:
+      return [];
+  }
+}
+
+/** A numeric value: exact bigint for integers (decimals truncated), number for floating types. */
 function readNumber(from: NativeTypeName, b: Buffer): bigint | number {
   switch (from) {
     case 'tinyint':
@@ -36,86 +63,99 @@ function readNumber(from: NativeTypeName, b: Buffer): bigint | number {
       return bigintFromTwosComplement(b);
     case 'float':
       return b.readFloatBE(0);
-    case 'double':
-      return b.readDoubleBE(0);
     default:
-      return Number(nativeToText('decimal', b));
+      return b.readDoubleBE(0);
   }
 }
 
 /** Java's (long) cast of a double: truncation, NaN -> 0, saturation. */
-function toLong(v: bigint | number): bigint {
-  if (typeof v === 'bigint') return v;
+function toLong(v: number): bigint {
   if (Number.isNaN(v)) return 0n;
   if (v >= 9.223372036854776e18) return 2n ** 63n - 1n;
   if (v <= -9.223372036854776e18) return -(2n ** 63n);
   return BigInt(Math.trunc(v));
 }
 
-function writeNumber(to: NativeTypeName, v: bigint | number, from: NativeTypeName, raw: Buffer): Buffer {
-  const b = Buffer.alloc(to === 'tinyint' ? 1 : to === 'smallint' ? 2 : to === 'int' || to === 'float' ? 4 : 8);
+/** Java's (int) cast of a double: truncation, NaN -> 0, saturation. */
+function toInt(v: number): bigint {
+  return Number.isNaN(v) ? 0n : BigInt(Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(v))));
+}
+
+/** BigDecimal's integer part (intValue/longValue truncate toward zero, then keep the low bits). */
+function decimalTruncated(b: Buffer): bigint {
+  const d = decimalFromBytes(b);
+  return d.scale <= 0 ? d.unscaled * 10n ** BigInt(-d.scale) : d.unscaled / 10n ** BigInt(d.scale);
+}
+
+function fixed(bits: 8 | 16 | 32 | 64, v: bigint): Buffer {
+  const b = Buffer.alloc(bits / 8);
+  if (bits === 8) b.writeInt8(Number(BigInt.asIntN(8, v)));
+  else if (bits === 16) b.writeInt16BE(Number(BigInt.asIntN(16, v)));
+  else if (bits === 32) b.writeInt32BE(Number(BigInt.asIntN(32, v)));
+  else b.writeBigInt64BE(BigInt.asIntN(64, v));
+  return b;
+}
+
+function numericCast(from: NativeTypeName, to: NativeTypeName, b: Buffer): Buffer {
+  const v = from === 'decimal' ? undefined : readNumber(from, b);
+  // Number.xxxValue(): floating values narrow through int (byte, short, int) or long; integers keep the low bits.
+  const integral = (bits: 8 | 16 | 32 | 64): bigint =>
+    v === undefined ? decimalTruncated(b) : typeof v === 'bigint' ? v : bits === 64 ? toLong(v) : toInt(v);
+  const floating = (): number => (v === undefined ? Number(nativeToText('decimal', b)) : Number(v));
   switch (to) {
     case 'tinyint':
-      b.writeInt8(Number(BigInt.asIntN(8, toLong(v))));
-      return b;
+      return fixed(8, integral(8));
     case 'smallint':
-      b.writeInt16BE(Number(BigInt.asIntN(16, toLong(v))));
-      return b;
+      return fixed(16, integral(16));
     case 'int':
-      // Java: (int) of a double saturates; of a long wraps.
-      if (typeof v === 'number')
-        b.writeInt32BE(Number.isNaN(v) ? 0 : Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(v))));
-      else b.writeInt32BE(Number(BigInt.asIntN(32, v)));
-      return b;
+      return fixed(32, integral(32));
     case 'bigint':
-    case 'counter':
-      b.writeBigInt64BE(BigInt.asIntN(64, toLong(v)));
-      return b;
-    case 'float':
-      b.writeFloatBE(Number(v));
-      return b;
-    case 'double':
-      b.writeDoubleBE(Number(v));
-      return b;
+      return fixed(64, integral(64));
     case 'varint':
-      return bigintToTwosComplement(toLong(v));
-    case 'decimal': {
-      if (from === 'decimal') return raw;
-      const d = parseDecimal(typeof v === 'bigint' ? v.toString() : String(v));
-      if (!d) throw new InvalidRequest(`Cannot cast ${v} to decimal`);
+      // BigInteger.valueOf(p.longValue())
+      return bigintToTwosComplement(BigInt.asIntN(64, integral(64)));
+    case 'float': {
+      const out = Buffer.alloc(4);
+      out.writeFloatBE(floating());
+      return out;
+    }
+    case 'double': {
+      const out = Buffer.alloc(8);
+      out.writeDoubleBE(floating());
+      return out;
+    }
+    default: {
+      // decimal: BigDecimal.valueOf(long), new BigDecimal(BigInteger), or from Float/Double.toString.
+      const text = typeof v === 'number' ? javaFloatingToString(v, from === 'float') : (v as bigint).toString();
+      const d = parseDecimal(text);
+      if (!d) throw new InvalidRequest(`Cannot cast ${text} to decimal`);
       return decimalToBytes(d);
     }
-    default:
-      throw new InvalidRequest(`Cannot cast to ${to}`);
   }
 }
 
-/** The conversion function for CAST(arg AS to), or undefined when Cassandra has none. */
-export function castFunction(from: NativeTypeName, to: NativeTypeName): NativeFunction | undefined {
-  const returnType = native(to);
-  const make = (call: (b: Buffer) => Buffer | null): NativeFunction => ({
-    name: `castAs${to}`,
-    argTypes: [native(from)],
-    returnType,
-    deterministic: true,
-    call: ([a]) =>
-      a === null || a === undefined ? null : a.length === 0 && to !== 'text' && to !== 'ascii' ? null : call(a),
+function castCall(from: NativeTypeName, to: NativeTypeName): (b: Buffer) => Buffer | null {
+  if (to === 'text' || to === 'ascii') return (b) => Buffer.from(nativeToText(from, b), 'utf8');
+  if (NUMERIC.includes(from)) return (b) => numericCast(from, to, b);
+  // The time conversions are the toTimestamp / toDate functions.
+  const delegate = functionOverloads(to === 'date' ? 'todate' : 'totimestamp').find(
+    (o) => o.argTypes[0]?.kind === 'native' && o.argTypes[0].name === from,
+  )!;
+  return (b) => delegate.call([b]);
+}
+
+/** The cast_as_<to> overloads, in CastFcts order (empty when Cassandra has no cast to that type). */
+export function castOverloads(to: NativeTypeName): readonly NativeFunction[] {
+  return castInputs(to).map((from) => {
+    const call = castCall(from, to);
+    const textualInput = from === 'ascii' || from === 'text';
+    return {
+      name: `cast_as_${to}`,
+      argTypes: [native(from)],
+      returnType: native(to),
+      deterministic: true,
+      // An empty value is null to the conversions, and to text too except for text types themselves.
+      call: ([a]) => (a === null || a === undefined ? null : a.length === 0 && !textualInput ? null : call(a)),
+    };
   });
-  if (from === to) return make((b) => b);
-  if (to === 'text' || to === 'ascii') return make((b) => Buffer.from(nativeToText(from, b), 'utf8'));
-  if (NUMERIC.has(from) && NUMERIC.has(to)) return make((b) => writeNumber(to, readNumber(from, b), from, b));
-  // Time conversions reuse the built-in functions (toTimestamp, toDate, toUnixTimestamp).
-  const byName: Partial<Record<NativeTypeName, string>> = {
-    timestamp: 'totimestamp',
-    date: 'todate',
-    bigint: 'tounixtimestamp',
-  };
-  const fnName = byName[to];
-  if (fnName) {
-    const f = functionOverloads(fnName).find(
-      (o) => o.argTypes[0]?.kind === 'native' && (o.argTypes[0] as { name: string }).name === from,
-    );
-    if (f) return make((b) => f.call([b]));
-  }
-  return undefined;
 }

@@ -1,11 +1,16 @@
 // Cassandra's built-in scalar functions usable in terms and selections: time/uuid generators,
-// time conversions, and the blob conversion family (intAsBlob, blobAsInt, ...).
+// time conversions, and the blob conversion family (intAsBlob, blobAsInt, ...); and the resolution of a call in a
+// term to one of them (FunctionCall.Raw.prepare).
 
 import { randomUUID } from 'node:crypto';
 import { InvalidRequest } from '../errors.js';
+import { toLiteral } from '../execution/bound-term.js';
 import type { Term } from '../parser/ast.js';
-import { type CqlType, NATIVE_TYPE_NAMES, type NativeTypeName, native } from '../types/cql-type.js';
+import { termText } from '../parser/term-text.js';
+import { type CqlType, cqlTypeToString, NATIVE_TYPE_NAMES, type NativeTypeName, native } from '../types/cql-type.js';
+import { testAssignment } from '../types/literal-parser.js';
 import { validateValue } from '../types/value-validator.js';
+import { type ProvidedArg, pickFunction, typeAssignability } from './function-resolver.js';
 import { boundTimeUuid, newTimeUuid, timeUuidMillis } from './timeuuid-generator.js';
 
 export interface NativeFunction {
@@ -82,21 +87,49 @@ const FUNCTIONS: NativeFunction[] = [
   fn('maxtimeuuid', [T('timestamp')], T('timeuuid'), ([a]) => (a ? boundTimeUuid(a.readBigInt64BE(0), true) : null)),
 ];
 
-// typeAsBlob / blobAsType for every native type except blob itself.
-for (const name of NATIVE_TYPE_NAMES) {
-  if (name === 'blob' || name === 'counter') continue;
-  FUNCTIONS.push(fn(`${name}asblob`, [T(name)], T('blob'), ([a]) => a ?? null));
-  FUNCTIONS.push(
-    fn(`blobas${name}`, [T('blob')], T(name), ([a]) => {
-      if (a) validateValue(T(name), a);
-      return a ?? null;
-    }),
-  );
+/** blobAsType: the blob's bytes, validated as the type (BytesConversionFcts.FromBlobFunction). */
+function fromBlob(fnName: string, type: NativeTypeName, typeName: string): NativeFunction {
+  return fn(fnName, [T('blob')], T(type), ([a]) => {
+    if (!a) return null;
+    try {
+      validateValue(T(type), a);
+    } catch (e) {
+      if (!(e instanceof InvalidRequest)) throw e;
+      throw new InvalidRequest(
+        `In call to function system.${fnName}, value 0x${a.toString('hex')} is not a valid binary representation for type ${typeName}`,
+      );
+    }
+    return a;
+  });
 }
-// varchar is an alias of text.
+
+// typeAsBlob / blobAsType for every native type except blob itself (varchar is text), under the old names and
+// Cassandra 5.0's snake_case ones (CASSANDRA-18037).
+for (const name of [...NATIVE_TYPE_NAMES, 'varchar' as const]) {
+  if (name === 'blob') continue;
+  const type = name === 'varchar' ? 'text' : name;
+  for (const [toBlob, blobTo] of [
+    [`${name}asblob`, `blobas${name}`],
+    [`${name}_as_blob`, `blob_as_${name}`],
+  ] as const) {
+    FUNCTIONS.push(fn(toBlob, [T(type)], T('blob'), ([a]) => a ?? null));
+    FUNCTIONS.push(fromBlob(blobTo, type, name));
+  }
+}
+const SNAKE_CASE: Record<string, string> = {
+  currenttimeuuid: 'current_timeuuid',
+  currenttimestamp: 'current_timestamp',
+  currentdate: 'current_date',
+  currenttime: 'current_time',
+  totimestamp: 'to_timestamp',
+  todate: 'to_date',
+  tounixtimestamp: 'to_unix_timestamp',
+  mintimeuuid: 'min_timeuuid',
+  maxtimeuuid: 'max_timeuuid',
+};
 for (const f of [...FUNCTIONS]) {
-  if (f.name === 'textasblob') FUNCTIONS.push({ ...f, name: 'varcharasblob' });
-  if (f.name === 'blobastext') FUNCTIONS.push({ ...f, name: 'blobasvarchar' });
+  const snake = SNAKE_CASE[f.name];
+  if (snake) FUNCTIONS.push({ ...f, name: snake });
 }
 
 const BY_NAME = new Map<string, NativeFunction[]>();
@@ -110,52 +143,69 @@ export function functionOverloads(name: string): readonly NativeFunction[] {
   return BY_NAME.get(name.toLowerCase()) ?? [];
 }
 
-function sameType(a: CqlType, b: CqlType): boolean {
-  return a.kind === 'native' && b.kind === 'native' ? a.name === b.name : a === b;
+/** A term argument as the resolver sees it (Term.Raw.testAssignment). */
+export function termArg(t: Term): ProvidedArg {
+  const text = termText(t);
+  switch (t.kind) {
+    case 'marker':
+      return { text, assignable: () => undefined };
+    case 'function':
+      return {
+        text,
+        // FunctionCall.Raw.testAssignment: a call that does not resolve is weakly assignable (its own error comes later).
+        assignable(type) {
+          try {
+            const f =
+              t.keyspace === undefined || t.keyspace === 'system'
+                ? pickFunction(t.name, functionOverloads(t.name), t.args.map(termArg), type)
+                : undefined;
+            return f ? typeAssignability(f.returnType, type) : 'weak';
+          } catch (e) {
+            if (e instanceof InvalidRequest) return 'weak';
+            throw e;
+          }
+        },
+      };
+    case 'typeHint':
+      return {
+        text,
+        assignable: (type) => (t.type.kind === 'native' ? typeAssignability(t.type, type) : 'weak'),
+      };
+    case 'cast':
+      return { text, assignable: (type) => typeAssignability(native(t.type), type) };
+    default: {
+      const literal = toLiteral(t);
+      return { text, assignable: (type) => (literal ? testAssignment(type, literal) : 'weak') };
+    }
+  }
 }
 
-/** A receiver takes a function's result when the types are the same. */
-function acceptable(receiver: CqlType | undefined, ret: CqlType): boolean {
-  return !receiver || sameType(receiver, ret);
+/** The type receiving a function's result, with the name Cassandra quotes when the result does not fit. */
+export interface FunctionReceiver {
+  readonly name: string;
+  readonly type: CqlType;
 }
 
-/** Infers what type a constant argument term could be (for overload choice). */
-function argKind(t: Term): string | undefined {
-  if (t.kind === 'literal') return t.type;
-  if (t.kind === 'function') return `fn:${t.name}`;
-  return undefined;
-}
-
-/** Picks the overload of `name` for these argument terms and (optionally) the type receiving the result. */
-export function resolveFunction(name: string, args: readonly Term[], receiver: CqlType | undefined): NativeFunction {
-  const overloads = functionOverloads(name).filter((f) => f.argTypes.length === args.length);
-  if (overloads.length === 0) {
-    if (functionOverloads(name).length === 0) throw new InvalidRequest(`Unknown function '${name.toLowerCase()}'`);
+/**
+ * Resolves a function call in a term (FunctionCall.Raw.prepare) for the type receiving its result.
+ * Pass the receiver with its name to get Cassandra's "cannot assign result" check.
+ */
+export function resolveFunction(
+  name: string,
+  args: readonly Term[],
+  receiver: CqlType | FunctionReceiver | undefined,
+): NativeFunction {
+  const named = receiver && 'name' in receiver && 'type' in receiver ? (receiver as FunctionReceiver) : undefined;
+  const receiverType = named ? named.type : (receiver as CqlType | undefined);
+  const lower = name.toLowerCase();
+  const f = pickFunction(lower, functionOverloads(lower), args.map(termArg), receiverType);
+  if (!f) throw new InvalidRequest(`Unknown function ${lower} called`);
+  if (named && typeAssignability(f.returnType, named.type) === 'no') {
     throw new InvalidRequest(
-      `Invalid number of arguments in call to function ${name.toLowerCase()}: ${functionOverloads(name)[0]!.argTypes.length} required but ${args.length} provided`,
+      `Type error: cannot assign result of function system.${f.name} (type ${cqlTypeToString(f.returnType)}) to ${named.name} (type ${cqlTypeToString(named.type)})`,
     );
   }
-  const fitting = overloads.filter((f) => acceptable(receiver, f.returnType));
-  const candidates = fitting.length > 0 ? fitting : overloads;
-  if (candidates.length === 1) return candidates[0]!;
-  // Choose by argument shape: a nested now() is a timeuuid, a string literal a timestamp/date, etc.
-  for (const f of candidates) {
-    const ok = args.every((a, i) => {
-      const k = argKind(a);
-      const t = f.argTypes[i]!;
-      if (t.kind !== 'native') return false;
-      if (k === 'fn:now' || k === 'fn:currenttimeuuid') return t.name === 'timeuuid';
-      if (k === 'fn:currenttimestamp') return t.name === 'timestamp';
-      if (k === 'fn:currentdate') return t.name === 'date';
-      if (k === 'integer') return t.name === 'timestamp' || t.name === 'bigint' || t.name === 'int';
-      if (k === 'string') return t.name === 'timestamp' || t.name === 'date' || t.name === 'text';
-      return true;
-    });
-    if (ok) return f;
-  }
-  throw new InvalidRequest(
-    `Ambiguous call to function ${name.toLowerCase()} (can be matched by following signatures: ${candidates.map((f) => `${f.name}(${f.argTypes.map((t) => (t.kind === 'native' ? t.name : t.kind)).join(', ')})`).join(', ')}): use type casts to disambiguate`,
-  );
+  return f;
 }
 
 export function callFunction(f: NativeFunction, args: readonly (Buffer | null)[]): Buffer | null {

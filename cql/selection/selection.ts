@@ -7,8 +7,9 @@ import { InvalidRequest } from '../errors.js';
 import { type BindSpecs, prepareTerm, toLiteral } from '../execution/bound-term.js';
 import { numericAggregator } from '../functions/aggregate-functions.js';
 import { applyArithmetic, arithmeticType, isNumeric } from '../functions/arithmetic.js';
-import { castFunction } from '../functions/cast-function.js';
-import { callFunction, functionOverloads } from '../functions/native-functions.js';
+import { castOverloads } from '../functions/cast-function.js';
+import { type ProvidedArg, pickFunction, typeAssignability } from '../functions/function-resolver.js';
+import { callFunction, functionOverloads, type NativeFunction, termArg } from '../functions/native-functions.js';
 import { callUserFunction, startAggregate } from '../functions/user-function-call.js';
 import type { UserAggregateMetadata, UserFunctionMetadata } from '../functions/user-function-metadata.js';
 import {
@@ -117,6 +118,8 @@ function defaultName(s: Selectable): string {
 
 interface Compiled {
   type: CqlType;
+  /** The result column's name when it is not the selectable's default name. */
+  name?: string;
   columns: number[];
   value?: (row: SelectedRow) => Buffer | null;
   aggregate?: () => Aggregator;
@@ -253,8 +256,20 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     case 'cast': {
       const inner = compileSelectable(scope, s.arg);
       if (inner.type.kind !== 'native' || inner.aggregate) break;
-      const f = castFunction(inner.type.name, s.type);
-      if (!f) throw new InvalidRequest(`${inner.type.name} cannot be cast to ${s.type}`);
+      // A cast to the value's own type is ignored, name included (Selectable.WithCast).
+      if (inner.type.name === s.type) return { ...inner, name: inner.name ?? defaultName(s.arg) };
+      const argType = inner.type;
+      const f = pickFunction(
+        `system.cast_as_${s.type}`,
+        castOverloads(s.type),
+        [{ text: defaultName(s.arg), assignable: (t) => typeAssignability(argType, t) }],
+        undefined,
+      );
+      if (!f) {
+        const first = inner.columns[0];
+        const what = first === undefined ? defaultName(s.arg) : table.columns[first]!.name;
+        throw new InvalidRequest(`${what} cannot be cast to ${s.type}`);
+      }
       return { type: f.returnType, columns: inner.columns, value: (row) => f.call([inner.value!(row)]) };
     }
     case 'function': {
@@ -285,6 +300,12 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       ) {
         return compileAggregate(scope, name, s.args[0]!);
       }
+      const overloads = isNative ? functionOverloads(name) : [];
+      if (overloads.length > 0) {
+        const call = compileNativeCall(scope, s, overloads);
+        if (!call) break;
+        return call;
+      }
       const args = s.args.map((a) => compileSelectable(scope, a));
       if (args.some((a) => a.aggregate)) break;
       const uda = scope.functions?.aggregate(
@@ -293,26 +314,7 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
         args.map((a) => a.type),
       );
       if (uda) return compileUserAggregate(uda, args);
-      const f = functionOverloads(name).find(
-        (o) =>
-          o.argTypes.length === args.length &&
-          o.argTypes.every(
-            (t, k) =>
-              t.kind === 'native' &&
-              args[k]!.type.kind === 'native' &&
-              t.name === (args[k]!.type as { name: string }).name,
-          ),
-      );
-      if (!f) return compileUserFunction(scope, s.keyspace, name, args);
-      return {
-        type: f.returnType,
-        columns: args.flatMap((a) => a.columns),
-        value: (row) =>
-          callFunction(
-            f,
-            args.map((a) => a.value!(row)),
-          ),
-      };
+      return compileUserFunction(scope, s.keyspace, name, args);
     }
     case 'term':
     case 'typeHint':
@@ -575,6 +577,67 @@ function compileSimilarity(
   };
 }
 
+/** A selector argument that is a constant or marker, as a Term (its type comes from the parameter it fills). */
+function constantArg(a: Selectable): Term | undefined {
+  if (a.kind === 'term') return a.term;
+  if (a.kind === 'typeHint' && a.arg.kind === 'term')
+    return { kind: 'typeHint', type: a.type, term: a.arg.term, pos: a.pos };
+  if (a.kind === 'negate' && a.arg.kind === 'term') return { kind: 'negate', term: a.arg.term, pos: a.pos };
+  return undefined;
+}
+
+/** A native function call resolved as Cassandra's FunctionResolver does (undefined: an aggregate argument). */
+function compileNativeCall(
+  scope: SelectionScope,
+  s: Selectable & { kind: 'function' },
+  overloads: readonly NativeFunction[],
+): Compiled | undefined {
+  const constants = s.args.map(constantArg);
+  const compiled = s.args.map((a, i) => (constants[i] ? undefined : compileSelectable(scope, a)));
+  if (compiled.some((c) => c?.aggregate)) return undefined;
+  const provided: ProvidedArg[] = s.args.map((a, i) => {
+    const c = compiled[i];
+    if (!c) return termArg(constants[i]!);
+    return { text: defaultName(a), assignable: (t) => typeAssignability(c.type, t) };
+  });
+  const calledName = `${s.keyspace ? `${s.keyspace}.` : ''}${s.name.toLowerCase()}`;
+  const f = pickFunction(calledName, overloads, provided, undefined)!;
+  const args = s.args.map((a, i): Compiled => {
+    const c = compiled[i];
+    if (c) return c;
+    const term = constants[i]!;
+    if (term.kind === 'typeHint') return compileConstant(a as Selectable & { kind: 'typeHint' });
+    const type = f.argTypes[i]!;
+    if (term.kind === 'marker') {
+      if (!scope.specs)
+        throw new InvalidRequest(
+          `Cannot infer type for term ${defaultName(a)} in selection clause (try using a cast to force a type)`,
+        );
+      const receiver = { keyspace: scope.table.keyspace, table: scope.table.name, name: '[selection]', type };
+      const bound = prepareTerm(term, receiver, scope.specs);
+      return {
+        type,
+        columns: [],
+        value: (row) => {
+          const v = bound.value(row.params ?? []);
+          return v === UNSET ? null : v;
+        },
+      };
+    }
+    const bytes = literalToBytes(type, toLiteral(term)!, '[selection]');
+    return { type, columns: [], value: () => bytes };
+  });
+  return {
+    type: f.returnType,
+    columns: args.flatMap((a) => a.columns),
+    value: (row) =>
+      callFunction(
+        f,
+        args.map((a) => a.value!(row)),
+      ),
+  };
+}
+
 function compileUserFunction(
   scope: SelectionScope,
   keyspace: string | undefined,
@@ -586,18 +649,7 @@ function compileUserFunction(
     name,
     args.map((a) => a.type),
   );
-  if (!f) {
-    const known = functionOverloads(name);
-    if (known.length > 0) {
-      const sigs = known.map(
-        (o) => `${o.name}(${o.argTypes.map(cqlTypeToString).join(', ')}) -> ${cqlTypeToString(o.returnType)}`,
-      );
-      throw new InvalidRequest(
-        `Invalid call to function ${name}, none of its type signatures match (known type signatures: ${sigs.join(', ')})`,
-      );
-    }
-    throw new InvalidRequest(`Unknown function ${keyspace ? `${keyspace}.` : ''}${name} called in selection clause`);
-  }
+  if (!f) throw new InvalidRequest(`Unknown function '${keyspace ? `${keyspace}.` : ''}${name}'`);
   return {
     type: f.returnType,
     columns: args.flatMap((a) => a.columns),
@@ -654,7 +706,7 @@ export class Selection {
           spec: {
             keyspace: table.keyspace,
             table: table.name,
-            name: sel.alias ?? defaultName(sel.selectable),
+            name: sel.alias ?? c.name ?? defaultName(sel.selectable),
             type: c.type,
           },
           columns: c.columns,
