@@ -10,11 +10,11 @@ import { type BoundValue, type ColumnSpec, UNSET } from '../query-handler.js';
 import { type CqlType, cqlTypeToString, native } from '../types/cql-type.js';
 import { jsonToBytes } from '../types/json-codec.js';
 import { parseJson } from '../types/json-text.js';
-import type { Literal } from '../types/literal.js';
 import { literalToBytes } from '../types/literal-parser.js';
 import { buildCollection, buildTuple, buildVector } from '../types/serialized-layout.js';
 import { normalizeValue } from '../types/value-normalizer.js';
 import { validateValue } from '../types/value-validator.js';
+import { toLiteral } from './term-literal.js';
 
 export type TermValue = Buffer | null | typeof UNSET;
 
@@ -127,57 +127,6 @@ export class FromJsonTerm extends BoundTerm {
   }
 }
 
-/** Converts a constant AST term to the literal shape the type layer parses, or undefined if not constant. */
-export function toLiteral(t: Term): Literal | undefined {
-  switch (t.kind) {
-    case 'literal':
-      return { kind: t.type, text: t.text };
-    case 'null':
-      return { kind: 'null', text: 'null' };
-    case 'list':
-    case 'set':
-    case 'tuple': {
-      const elements: Literal[] = [];
-      for (const e of t.elements) {
-        const l = toLiteral(e);
-        if (!l) return undefined;
-        elements.push(l);
-      }
-      return { kind: t.kind, elements };
-    }
-    case 'map': {
-      const entries: [Literal, Literal][] = [];
-      for (const [k, v] of t.entries) {
-        const kl = toLiteral(k);
-        const vl = toLiteral(v);
-        if (!kl || !vl) return undefined;
-        entries.push([kl, vl]);
-      }
-      return { kind: 'map', entries };
-    }
-    case 'udt': {
-      const fields: { name: string; value: Literal }[] = [];
-      for (const f of t.fields) {
-        const l = toLiteral(f.value);
-        if (!l) return undefined;
-        fields.push({ name: f.name, value: l });
-      }
-      return { kind: 'udt', fields };
-    }
-    case 'negate': {
-      const inner = toLiteral(t.term);
-      if (inner && (inner.kind === 'integer' || inner.kind === 'float')) {
-        return { kind: inner.kind, text: inner.text.startsWith('-') ? inner.text.slice(1) : `-${inner.text}` };
-      }
-      return undefined;
-    }
-    case 'typeHint':
-      return toLiteral(t.term);
-    default:
-      return undefined;
-  }
-}
-
 /** Prepares `term` for `receiver`, registering the specs of the markers it holds. */
 export function prepareTerm(term: Term, receiver: Receiver, specs: BindSpecs): BoundTerm {
   if (term.kind === 'marker') {
@@ -207,7 +156,7 @@ export function prepareTerm(term: Term, receiver: Receiver, specs: BindSpecs): B
     return new FromJsonTerm(json, receiver);
   }
   if (term.kind === 'function') {
-    const fn = resolveFunction(term.name, term.args, receiver.type);
+    const fn = resolveFunction(term.name, term.args, receiver);
     const args = term.args.map((a, i) =>
       prepareTerm(a, { ...receiver, name: `${fn.name}(${i})`, type: fn.argTypes[i]! }, specs),
     );

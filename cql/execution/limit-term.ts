@@ -16,18 +16,13 @@ export function prepareLimit(
   return term ? prepareTerm(term, { keyspace, table, name, type: native('int') }, specs) : undefined;
 }
 
-/** The bound limit, or `Infinity` when absent or unset. */
-export function limitValue(
-  term: BoundTerm | undefined,
-  values: readonly BoundValue[],
-  what: 'limit' | 'per partition limit',
-): number {
+/** The bound limit, or `Infinity` when absent or unset; one message for both limits, as SelectStatement.getLimit. */
+export function limitValue(term: BoundTerm | undefined, values: readonly BoundValue[]): number {
   if (!term) return Number.POSITIVE_INFINITY;
   const v = term.value(values);
   if (v === UNSET) return Number.POSITIVE_INFINITY;
-  if (v === null) throw new InvalidRequest(`Invalid null value of ${what}`);
+  if (v === null) throw new InvalidRequest('Invalid null value of limit');
   const n = v.readInt32BE(0);
-  if (n <= 0)
-    throw new InvalidRequest(`${what === 'limit' ? 'LIMIT' : 'PER PARTITION LIMIT'} must be strictly positive`);
+  if (n <= 0) throw new InvalidRequest('LIMIT must be strictly positive');
   return n;
 }

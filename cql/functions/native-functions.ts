@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { InvalidRequest } from '../errors.js';
-import { toLiteral } from '../execution/bound-term.js';
+import { toLiteral } from '../execution/term-literal.js';
 import type { Term } from '../parser/ast.js';
 import { termText } from '../parser/term-text.js';
 import { type CqlType, cqlTypeToString, NATIVE_TYPE_NAMES, type NativeTypeName, native } from '../types/cql-type.js';

@@ -4,7 +4,8 @@
 import { murmur3Token } from '../../storage/murmur3-token.js';
 import { serializePartitionKey } from '../../storage/partition-key.js';
 import { InvalidRequest } from '../errors.js';
-import { type BindSpecs, prepareTerm, toLiteral } from '../execution/bound-term.js';
+import { type BindSpecs, prepareTerm } from '../execution/bound-term.js';
+import { toLiteral } from '../execution/term-literal.js';
 import { numericAggregator } from '../functions/aggregate-functions.js';
 import { applyArithmetic, arithmeticType, isNumeric } from '../functions/arithmetic.js';
 import { castOverloads } from '../functions/cast-function.js';

@@ -1,8 +1,8 @@
 // CREATE [OR REPLACE] / DROP FUNCTION and AGGREGATE (user-defined, LANGUAGE javascript).
 
 import { InvalidRequest } from '../errors.js';
-import { toLiteral } from '../execution/bound-term.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
+import { toLiteral } from '../execution/term-literal.js';
 import { functionOverloads } from '../functions/native-functions.js';
 import { checkCompiles } from '../functions/user-function-call.js';
 import {

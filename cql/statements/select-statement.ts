@@ -64,7 +64,7 @@ export class SelectStatement implements CqlStatement {
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): ResultMessage {
-    const limit = limitValue(this.limit, options.values, 'limit');
+    const limit = limitValue(this.limit, options.values);
     const result = this.userRead
       ? this.userRead.execute(ctx, options, limit)
       : this.executeVirtual(ctx, options, limit);

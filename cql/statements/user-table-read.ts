@@ -201,7 +201,7 @@ export class UserTableRead {
     if (columnar) return columnar;
     const values = options.values;
     const now = options.nowInSeconds ?? nowInSeconds();
-    const perPartition = limitValue(this.perPartitionLimit, values, 'per partition limit');
+    const perPartition = limitValue(this.perPartitionLimit, values);
     const filters = this.where.filters.map((p) => bindPredicate(p, values, this.table.columns[p.columnIndex]!.name));
     const grouped = this.groupBy.length > 0;
     const aggregate = this.selection.isAggregate || grouped;
