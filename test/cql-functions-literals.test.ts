@@ -911,10 +911,29 @@ describe('restriction errors with their messages', () => {
     );
   });
 
-  // validateDistinctSelection returns early when the query is not a key range; cql/statements/user-table-read.ts
-  // checks the whole partition key regardless (see the report).
-  it.fails('DISTINCT may select part of the partition key when all of it is restricted', async () => {
-    expect(await rows(`SELECT DISTINCT a FROM ${KS}.pk2 WHERE a = 1 AND b = 2`)).toHaveLength(1);
+  // SelectStatement.validateDistinctSelection asks for the whole partition key only in a key range query.
+  it('DISTINCT may select part of the partition key when all of it is restricted', async () => {
+    expect(await rows(`SELECT DISTINCT a FROM ${KS}.pk2 WHERE a = 1 AND b = 2`)).toEqual([
+      expect.objectContaining({ a: 1 }),
+    ]);
+    expect(await column(`SELECT DISTINCT b FROM ${KS}.pk2 WHERE a = 1 AND b IN (2, 7)`, 'b')).toEqual([2]);
+    // A key range still needs it: a partial partition key (ALLOW FILTERING) or a token range.
+    await invalid(
+      `SELECT DISTINCT a FROM ${KS}.pk2 WHERE a = 1 ALLOW FILTERING`,
+      'SELECT DISTINCT queries must request all the partition key columns (missing b)',
+    );
+    await invalid(
+      `SELECT DISTINCT a FROM ${KS}.pk2 WHERE token(a, b) > 0`,
+      'SELECT DISTINCT queries must request all the partition key columns (missing b)',
+    );
+    await invalid(
+      `SELECT DISTINCT a FROM ${KS}.pk2 WHERE a = 1 AND b = 2 AND c = 3`,
+      'SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.',
+    );
+    await invalid(
+      `SELECT DISTINCT a, b FROM ${KS}.pk2 PER PARTITION LIMIT 1`,
+      'PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries',
+    );
   });
 
   it('ORDER BY errors', async () => {
@@ -940,12 +959,87 @@ describe('restriction errors with their messages', () => {
     );
   });
 
-  // SelectStatement.isReversed skips clustering columns restricted by =; cql/statements/user-table-read.ts does not
-  // (see the report).
-  it.fails('ORDER BY may skip a clustering column fixed by =', async () => {
+  // SelectStatement.RawStatement.isReversed: ordered columns follow the clustering order, skipping only columns
+  // restricted by = (StatementRestrictions.isColumnRestrictedByEq: not IN, not a slice).
+  it('ORDER BY may skip a clustering column fixed by =', async () => {
+    await q(`CREATE TABLE ${KS}.ob (k int, c1 int, c2 int, c3 int, PRIMARY KEY (k, c1, c2, c3))`);
+    for (const k of [0, 1])
+      for (const c1 of [0, 1])
+        for (const c2 of [0, 1, 2])
+          for (const c3 of [0, 1])
+            await q(`INSERT INTO ${KS}.ob (k, c1, c2, c3) VALUES (?, ?, ?, ?)`, [k, c1, c2, c3], { prepare: true });
+    const pairs = async (query: string, options: cassandra.QueryOptions = {}) =>
+      (await rows(query, [], options)).map((r) => [r.c2, r.c3]);
     expect(await column(`SELECT d FROM ${KS}.pk2 WHERE a = 1 AND b = 2 AND c = 3 ORDER BY d DESC`, 'd')).toEqual([
       5, 4,
     ]);
+    const desc = [
+      [2, 1],
+      [2, 0],
+      [1, 1],
+      [1, 0],
+      [0, 1],
+      [0, 0],
+    ];
+    expect(await pairs(`SELECT c2, c3 FROM ${KS}.ob WHERE k = 0 AND c1 = 1 ORDER BY c2 DESC`)).toEqual(desc);
+    expect(await pairs(`SELECT c2, c3 FROM ${KS}.ob WHERE k = 0 AND c1 = 1 ORDER BY c2 DESC, c3 DESC`)).toEqual(desc);
+    expect(await pairs(`SELECT c2, c3 FROM ${KS}.ob WHERE k = 0 AND c1 = 1 ORDER BY c2 ASC LIMIT 3`)).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 0],
+    ]);
+    expect(await column(`SELECT c3 FROM ${KS}.ob WHERE k = 0 AND (c1, c2) = (1, 2) ORDER BY c3 DESC`, 'c3')).toEqual([
+      1, 0,
+    ]);
+    // Paged: every page continues in the reversed order, and LIMIT still ends the query.
+    const pages = async (query: string, fetchSize: number) => {
+      const out: number[][] = [];
+      let pageState: string | undefined;
+      let n = 0;
+      do {
+        const r = await q(query, [], { fetchSize, pageState });
+        out.push(...r.rows.map((x) => [x.c2, x.c3]));
+        pageState = r.pageState;
+        n++;
+      } while (pageState && n < 20);
+      return { out, n };
+    };
+    expect(await pages(`SELECT c2, c3 FROM ${KS}.ob WHERE k = 0 AND c1 = 1 ORDER BY c2 DESC`, 4)).toEqual({
+      out: desc,
+      n: 2,
+    });
+    expect((await pages(`SELECT c2, c3 FROM ${KS}.ob WHERE k = 0 AND c1 = 1 ORDER BY c2 DESC LIMIT 5`, 2)).out).toEqual(
+      desc.slice(0, 5),
+    );
+    // IN on the partition key (paging off): sorted by the ordered column only, ties in partition order.
+    const inRows = await rows(
+      `SELECT k, c2, c3 FROM ${KS}.ob WHERE k IN (0, 1) AND c1 = 1 ORDER BY c2 DESC LIMIT 6`,
+      [],
+      {
+        autoPage: false,
+        fetchSize: 0,
+      } as cassandra.QueryOptions,
+    );
+    const firstK = inRows[0]!.k as number;
+    expect(inRows.map((r) => [r.k, r.c2, r.c3])).toEqual([
+      [firstK, 2, 1],
+      [firstK, 2, 0],
+      [1 - firstK, 2, 1],
+      [1 - firstK, 2, 0],
+      [firstK, 1, 1],
+      [firstK, 1, 0],
+    ]);
+    // Still refused: a skipped column not fixed by =, columns out of order, mixed directions.
+    const declared =
+      'Order by currently only supports the ordering of columns following their declared order in the PRIMARY KEY';
+    await invalid(`SELECT c3 FROM ${KS}.ob WHERE k = 0 AND c1 = 1 ORDER BY c3 DESC`, declared);
+    await invalid(`SELECT c3 FROM ${KS}.ob WHERE k = 0 AND c1 IN (1) ORDER BY c2 DESC`, declared);
+    await invalid(`SELECT c3 FROM ${KS}.ob WHERE k = 0 AND c1 > 0 ORDER BY c2 DESC`, declared);
+    await invalid(`SELECT c3 FROM ${KS}.ob WHERE k = 0 AND c1 = 1 ORDER BY c3 DESC, c2 DESC`, declared);
+    await invalid(
+      `SELECT c3 FROM ${KS}.ob WHERE k = 0 AND c1 = 1 ORDER BY c2 DESC, c3 ASC`,
+      'Unsupported order by relation',
+    );
   });
 
   it('restricting part of a composite partition key, or skipping a clustering column', async () => {

@@ -87,6 +87,8 @@ export class KeyRestrictions {
   readonly filters: ColumnPredicate[] = [];
   /** Bind indices of the partition key when each component is one `= ?`. */
   readonly partitionKeyIndices: number[] = [];
+  /** Positions of the clustering columns restricted by `=` (single or multi-column; IN is not EQ). */
+  private readonly clusteringEqPositions = new Set<number>();
 
   constructor(
     readonly table: TableMetadata,
@@ -129,6 +131,7 @@ export class KeyRestrictions {
         this.partition[col.position] = this.keyValues(r, col, specs);
         if (r.op === '=' && r.value?.kind === 'marker') pkMarkers[col.position] = r.value.index;
       } else if (col.kind === 'clustering') {
+        if (r.op === '=') this.clusteringEqPositions.add(col.position);
         const list = ckRelations.get(col.position) ?? [];
         list.push(r);
         ckRelations.set(col.position, list);
@@ -217,6 +220,11 @@ export class KeyRestrictions {
   /** Every partition key component is restricted by EQ/IN: a read of known partitions. */
   get hasPartitionKey(): boolean {
     return this.partition.every((p) => p !== undefined);
+  }
+
+  /** The clustering column at `position` is restricted by `=` (StatementRestrictions.isColumnRestrictedByEq). */
+  isClusteringRestrictedByEq(position: number): boolean {
+    return this.clusteringEqPositions.has(position);
   }
 
   get hasTokenRestrictions(): boolean {
@@ -333,6 +341,7 @@ export class KeyRestrictions {
         `Expected ${cols.length} elements in value tuple, but got ${t?.kind === 'tuple' ? t.elements.length : 1}: ${r.columns.join(', ')}`,
       );
     };
+    if (r.op === '=') for (const c of cols) this.clusteringEqPositions.add(c.position);
     const tupleType: CqlType = { kind: 'tuple', elements: cols.map((c) => c.type) };
     const tupleName = `(${r.columns.join(',')})`;
     if (r.op === '=' && r.value?.kind === 'marker') {

@@ -37,6 +37,7 @@ import type { TableMetadata } from '../schema/table-metadata.js';
 import type { SelectedRow } from '../selection/selected-row.js';
 import type { Selection } from '../selection/selection.js';
 import { isMultiCell } from '../types/cql-type.js';
+import { compareValues } from '../types/value-comparator.js';
 import { AggregateFold } from './aggregate-fold.js';
 import { storeOf } from './modification-statement.js';
 
@@ -105,6 +106,19 @@ export class UserTableRead {
 
     this.distinct = ast.distinct;
     if (ast.distinct) {
+      if (ast.perPartitionLimit)
+        throw new InvalidRequest('PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries');
+      const restricted = [...this.where.filters, ...this.indexQuery.elementFilters].map(
+        (f) => table.columns[f.columnIndex]!,
+      );
+      if (
+        this.where.hasClusteringRestrictions ||
+        restricted.some((c) => c.kind === 'clustering' || c.kind === 'regular')
+      ) {
+        throw new InvalidRequest(
+          'SELECT DISTINCT with WHERE clause only supports restriction by partition key and/or static columns.',
+        );
+      }
       for (const s of selection.selectors) {
         for (const i of s.columns) {
           const c = table.columns[i]!;
@@ -115,9 +129,13 @@ export class UserTableRead {
           }
         }
       }
+      // A key range (the partition key not restricted by EQ/IN) needs every partition key column selected, so
+      // partitions need no grouping after the read (SelectStatement.validateDistinctSelection); known partitions
+      // do not.
+      const keyRange = !this.where.hasPartitionKey || this.where.hasTokenRestrictions;
       const selected = new Set(selection.selectors.flatMap((s) => s.columns));
       const missing = table.partitionKey.filter((c) => !selected.has(table.columns.indexOf(c)));
-      if (missing.length > 0 && !selection.isAggregate) {
+      if (keyRange && missing.length > 0 && !selection.isAggregate) {
         throw new InvalidRequest(
           `SELECT DISTINCT queries must request all the partition key columns (missing ${missing.map((c) => c.name).join(', ')})`,
         );
@@ -170,29 +188,78 @@ export class UserTableRead {
   /** Table column indices of the GROUP BY columns (a primary key prefix). */
   private readonly groupBy: number[];
 
-  /** Validates ORDER BY; true when rows come out in reverse clustering order. */
+  /**
+   * Validates ORDER BY (SelectStatement.RawStatement.verifyOrderingIsAllowed and isReversed); true when rows come
+   * out in reverse clustering order. The ordered columns follow the clustering order, skipping only columns
+   * restricted by `=`, and all go the same way relative to the table's clustering order.
+   */
   private ordering(): boolean {
     const order = this.ast.orderBy;
     if (order.length === 0 || this.ann) return false;
     if (!this.where.hasPartitionKey)
       throw new InvalidRequest('ORDER BY is only supported when the partition key is restricted by an EQ or an IN.');
-    let reversed: boolean | undefined;
-    order.forEach((o, i) => {
-      const col = this.table.columns.find((c) => c.name === o.column);
-      if (!col) throw new InvalidRequest(`Undefined column name ${o.column}`);
+    const clustering = this.table.clustering;
+    const reversedAt: (boolean | undefined)[] = clustering.map(() => undefined);
+    let next = 0;
+    for (const o of this.orderingColumns) {
+      const col = this.table.columns[o.columnIndex]!;
       if (col.kind !== 'clustering')
         throw new InvalidRequest(
           `Order by is currently only supported on the clustered columns of the PRIMARY KEY, got ${col.name}`,
         );
-      if (col.position !== i)
-        throw new InvalidRequest(
-          'Order by currently only supports the ordering of columns following their declared order in the PRIMARY KEY',
-        );
-      const rev = o.descending !== (col.clusteringOrder === 'desc');
-      if (reversed !== undefined && rev !== reversed) throw new InvalidRequest('Unsupported order by relation');
-      reversed = rev;
-    });
+      // A column before its predecessor (next > position) can never be reached: refused with the same message.
+      while (next !== col.position) {
+        if (next > col.position || next >= clustering.length || !this.where.isClusteringRestrictedByEq(next))
+          throw new InvalidRequest(
+            'Order by currently only supports the ordering of columns following their declared order in the PRIMARY KEY',
+          );
+        next++;
+      }
+      next++;
+      reversedAt[col.position] = o.descending !== (col.clusteringOrder === 'desc');
+    }
+    let reversed: boolean | undefined;
+    for (const r of reversedAt) {
+      if (r === undefined) continue;
+      if (reversed !== undefined && r !== reversed) throw new InvalidRequest('Unsupported order by relation');
+      reversed = r;
+    }
     return reversed === true;
+  }
+
+  /** The ORDER BY columns, each once (Cassandra keeps them in a map: the first place, the last direction). */
+  private get orderingColumns(): { columnIndex: number; descending: boolean }[] {
+    const byColumn = new Map<number, boolean>();
+    for (const o of this.ast.orderBy) {
+      const columnIndex = this.table.columns.findIndex((c) => c.name === o.column);
+      if (columnIndex < 0) throw new InvalidRequest(`Undefined column name ${o.column}`);
+      byColumn.set(columnIndex, o.descending);
+    }
+    return [...byColumn].map(([columnIndex, descending]) => ({ columnIndex, descending }));
+  }
+
+  /**
+   * Rows of several partitions (IN) in ORDER BY order: by the ordered columns only, nulls first, each in its
+   * clustering order, all reversed when the query is; ties keep read order (SelectStatement's orderingComparator,
+   * applied by a stable sort).
+   */
+  private orderAcrossPartitions(rows: SelectedRow[]): SelectedRow[] {
+    const columns = this.orderingColumns.map(({ columnIndex }) => {
+      const c = this.table.columns[columnIndex]!;
+      return { columnIndex, type: c.type, desc: c.clusteringOrder === 'desc' };
+    });
+    const compare = (a: SelectedRow, b: SelectedRow): number => {
+      for (const { columnIndex, type, desc } of columns) {
+        const x = a.values[columnIndex] ?? null;
+        const y = b.values[columnIndex] ?? null;
+        const c = x === null ? (y === null ? 0 : -1) : y === null ? 1 : (desc ? -1 : 1) * compareValues(type, x, y);
+        if (c !== 0) return this.reversed ? -c : c;
+      }
+      return 0;
+    };
+    const order = rows.map((_, i) => i);
+    order.sort((a, b) => compare(rows[a]!, rows[b]!) || a - b);
+    return order.map((i) => rows[i]!);
   }
 
   execute(ctx: ExecutionContext, options: QueryOptions, limit: number): ResultMessage {
@@ -230,14 +297,11 @@ export class UserTableRead {
     // Aggregates fold rows as they are read instead of collecting them (ANN needs its rows: it sorts them).
     const fold =
       aggregate && !this.ann ? new AggregateFold(this.selection, grouped ? this.groupBy : [], limit) : undefined;
-    /** Byte-comparable clustering of each row of `out` (ORDER BY across IN partitions sorts by it). */
-    const outClustering: Buffer[] = [];
     const want = () => Math.min(pageSize - out.length, remaining);
     let next: PagingState | undefined;
-    // Several partitions with ORDER BY: rows are merged by clustering, LIMIT applies after the merge.
-    const mergeLimit =
-      this.ast.orderBy.length > 0 && this.where.hasPartitionKey && !this.ann ? remaining : Number.POSITIVE_INFINITY;
-    if (Number.isFinite(mergeLimit)) remaining = Number.POSITIVE_INFINITY;
+    // Several partitions with ORDER BY (never paged): every row is read, sorted, then LIMIT applies.
+    let merge = false;
+    let mergeLimit = Number.POSITIVE_INFINITY;
 
     let rangeFilter: ((clustering: Buffer) => boolean) | undefined;
     const stale: EntryTarget[] = [];
@@ -256,7 +320,6 @@ export class UserTableRead {
         return true;
       }
       out.push(sel);
-      outClustering.push(row?.clustering ?? EMPTY);
       remaining--;
       return true;
     };
@@ -298,10 +361,15 @@ export class UserTableRead {
     } else if (this.where.hasPartitionKey) {
       const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));
       keys.sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : Buffer.compare(a.key, b.key)));
-      if (keys.length > 1 && this.ast.orderBy.length > 0 && Number.isFinite(pageSize)) {
-        throw new InvalidRequest(
-          'Cannot page queries with both ORDER BY and a IN restriction on the partition key; you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query',
-        );
+      if (keys.length > 1 && this.ast.orderBy.length > 0 && !this.ann) {
+        if (Number.isFinite(pageSize)) {
+          throw new InvalidRequest(
+            'Cannot page queries with both ORDER BY and a IN restriction on the partition key; you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query',
+          );
+        }
+        merge = true;
+        mergeLimit = remaining;
+        remaining = Number.POSITIVE_INFINITY;
       }
       let ranges = this.where.clusteringRanges(values);
       if (this.reversed) ranges = [...ranges].reverse();
@@ -453,13 +521,8 @@ export class UserTableRead {
         return x ? similarity(ann.similarity, q, decodeFloatVector(type, x)) : Number.NaN;
       });
       selected = topK(scores, limit).map((i) => out[i]!);
-    } else if (Number.isFinite(mergeLimit) || (this.ast.orderBy.length > 0 && out.length > 1)) {
-      const order = out.map((_, i) => i);
-      order.sort((a, b) => {
-        const c = Buffer.compare(outClustering[a]!, outClustering[b]!);
-        return (this.reversed ? -c : c) || a - b;
-      });
-      selected = order.slice(0, Number.isFinite(mergeLimit) ? mergeLimit : undefined).map((i) => out[i]!);
+    } else if (merge) {
+      selected = this.orderAcrossPartitions(out).slice(0, Number.isFinite(mergeLimit) ? mergeLimit : undefined);
     }
     const rows = selected.map((r) => this.selection.project(r));
     let pagingState: Buffer | undefined;
