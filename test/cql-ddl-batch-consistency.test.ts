@@ -827,6 +827,14 @@ describe('consistency levels on a single node', () => {
         consistency: cl,
       });
       expect(read.rows.map((x) => ({ ...x }))).toEqual([{ k: 101, v: 5 }]);
+      // Several partitions: one page at a time is one partition at a time; unpaged is refused (StorageProxy.read).
+      const paged = await direct.execute('SELECT k, v FROM cl1.t WHERE k IN (100, 101)', [], { consistency: cl });
+      expect(paged.rows.map((x) => ({ ...x }))).toEqual([{ k: 101, v: 5 }]);
+      await expectError(
+        direct.execute('SELECT k, v FROM cl1.t WHERE k IN (100, 101)', [], { consistency: cl, fetchSize: 0 }),
+        0x2200,
+        'SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time',
+      );
     }
   });
 
