@@ -2,7 +2,13 @@
 // values read back through the driver's own types, and error paths with the server's code and Cassandra's
 // message. Scenarios: test/python/cql_complete.py (one process, one connection, run in order).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pythonDriverAvailable, runPython, scenarioResult } from './support/python-driver.js';
+import {
+  type ExpectedError,
+  expectScenarioErrors,
+  pythonDriverAvailable,
+  runPython,
+  scenarioResult,
+} from './support/python-driver.js';
 import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 interface ErrorInfo {
@@ -32,30 +38,16 @@ function ok(name: string): ScenarioResult {
   return scenarioResult(results, name);
 }
 
-/** The server's message inside the driver's text: `... message="<server message>"`. */
-function serverMessage(e: ErrorInfo): string {
-  const m = /message="([\s\S]*)"/.exec(e.message);
-  return m ? m[1]! : e.message;
-}
+type Expected = ExpectedError;
 
-type Expected = [string, number, string | RegExp];
-
-/** Every named error of a scenario: [driver exception, code, exact server message (or a pattern)]. */
+/** Every named error of a scenario (and, when `exhaustive`, no other). */
 function expectErrors(
   name: string,
   expected: Record<string, Expected>,
   errors = ok(name).errors ?? {},
   exhaustive = true,
 ) {
-  for (const [key, [type, code, message]] of Object.entries(expected)) {
-    const e = errors[key];
-    expect(e, `${name}.${key} did not fail`).toBeTruthy();
-    expect([e!.type, e!.code], `${name}.${key}: ${e!.message}`).toEqual([type, code]);
-    if (typeof message === 'string') expect(serverMessage(e!), `${name}.${key}`).toBe(message);
-    else expect(serverMessage(e!), `${name}.${key}`).toMatch(message);
-  }
-  // Every error the scenario collected is checked here.
-  if (exhaustive) expect(Object.keys(errors).sort()).toEqual(Object.keys(expected).sort());
+  expectScenarioErrors(name, expected, errors, exhaustive);
 }
 
 const invalid = (message: string | RegExp): Expected => ['InvalidRequest', INVALID, message];

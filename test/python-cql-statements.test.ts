@@ -5,7 +5,15 @@
 // and Unavailable; bound values the server must refuse. Errors are checked by driver exception, code and
 // Cassandra 5.0's exact message. Scenarios: test/python/cql_statements.py (one process, one connection).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PythonErrorInfo, pythonDriverAvailable, runPython, scenarioResult } from './support/python-driver.js';
+import {
+  type ExpectedError,
+  expectScenarioErrors,
+  type PythonErrorInfo,
+  pythonDriverAvailable,
+  runPython,
+  scenarioResult,
+  serverMessage,
+} from './support/python-driver.js';
 import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 interface ErrorInfo extends PythonErrorInfo {
@@ -33,23 +41,11 @@ function ok(name: string): ScenarioResult {
   return scenarioResult(results, name);
 }
 
-/** The server's message inside the driver's text: `... message="<server message>"`. */
-function serverMessage(e: ErrorInfo): string {
-  const m = /message="([\s\S]*?)"(?: info=\{[\s\S]*\})?$/.exec(e.message);
-  return m ? m[1]! : e.message;
-}
+type Expected = ExpectedError;
 
-type Expected = [string, number, string];
-
-/** Every named error of a scenario: [driver exception, code, exact server message]. */
+/** Every named error of a scenario, and no other. */
 function expectErrors(name: string, expected: Record<string, Expected>, errors = ok(name).errors ?? {}) {
-  for (const [key, [type, code, message]] of Object.entries(expected)) {
-    const e = errors[key];
-    expect(e, `${name}.${key} did not fail`).toBeTruthy();
-    expect([e!.type, e!.code], `${name}.${key}: ${e!.message}`).toEqual([type, code]);
-    expect(serverMessage(e!), `${name}.${key}`).toBe(message);
-  }
-  expect(Object.keys(errors).sort()).toEqual(Object.keys(expected).sort());
+  expectScenarioErrors(name, expected, errors);
 }
 
 const invalid = (message: string): Expected => ['InvalidRequest', INVALID, message];

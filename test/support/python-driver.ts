@@ -34,6 +34,32 @@ export function scenarioResult<R extends ScenarioResult>(results: Record<string,
   return r!;
 }
 
+/** The server's message in the driver's text: `<Error from server: ... message="<server message>">`, maybe `info={...}`. */
+export function serverMessage(e: PythonErrorInfo): string {
+  const m = /message="([\s\S]*?)"(?: info=\{[\s\S]*\})?>?$/.exec(e.message);
+  return m ? m[1]! : e.message;
+}
+
+/** A scenario's named error as expected: [driver exception, code, exact server message or a pattern]. */
+export type ExpectedError = [type: string, code: number, message: string | RegExp];
+
+/** Checks each named error a scenario collected; with `exhaustive`, also that it collected no other. */
+export function expectScenarioErrors(
+  name: string,
+  expected: Record<string, ExpectedError>,
+  errors: Record<string, PythonErrorInfo | null>,
+  exhaustive = true,
+): void {
+  for (const [key, [type, code, message]] of Object.entries(expected)) {
+    const e = errors[key];
+    expect(e, `${name}.${key} did not fail`).toBeTruthy();
+    expect([e!.type, e!.code], `${name}.${key}: ${e!.message}`).toEqual([type, code]);
+    if (typeof message === 'string') expect(serverMessage(e!), `${name}.${key}`).toBe(message);
+    else expect(serverMessage(e!), `${name}.${key}`).toMatch(message);
+  }
+  if (exhaustive) expect(Object.keys(errors).sort()).toEqual(Object.keys(expected).sort());
+}
+
 export function pythonScript(name: string): string {
   return resolve(import.meta.dirname, '../python', name);
 }
