@@ -102,7 +102,7 @@ export function checkConsistency(cl: number, ks: KeyspaceMetadata, localDc: stri
       for (const [dc, rf] of perDc) {
         const need = Math.floor(rf / 2) + 1;
         const have = dc === localDc ? alive : 0;
-        if (rf > 0 && have < need) {
+        if (have < need) {
           throw new Unavailable(`Cannot achieve consistency level EACH_QUORUM in DC ${dc}`, cl, need, have);
         }
       }

@@ -19,6 +19,7 @@ import { SchemaStatement } from './schema-statement.js';
 const LOCATOR = 'org.apache.cassandra.locator.';
 
 function parseReplication(
+  keyspace: string,
   properties: Properties,
   dataCenter: string,
   existing: Readonly<Record<string, string>> | undefined,
@@ -40,7 +41,9 @@ function parseReplication(
     if (!/^\d+(\/\d+)?$/.test(rf)) throw new ConfigurationError(`Replication factor must be non-negative; found ${rf}`);
     for (const k of m.keys()) {
       if (k !== 'class' && k !== 'replication_factor')
-        throw new ConfigurationError(`Unrecognized strategy option {${k}} passed to SimpleStrategy for keyspace`);
+        throw new ConfigurationError(
+          `Unrecognized strategy option {${k}} passed to SimpleStrategy for keyspace ${keyspace}`,
+        );
     }
     out.replication_factor = rf;
   } else if (full === `${LOCATOR}NetworkTopologyStrategy`) {
@@ -49,6 +52,13 @@ function parseReplication(
       if (!/^\d+(\/\d+)?$/.test(v)) throw new ConfigurationError(`Replication factor must be non-negative; found ${v}`);
       // replication_factor is a shorthand for "every known datacenter".
       out[k === 'replication_factor' ? dataCenter : k] = v;
+    }
+    // Only datacenters the cluster knows (this node's), as NetworkTopologyStrategy.validateExpectedOptions.
+    for (const k of m.keys()) {
+      if (k !== 'class' && k !== 'replication_factor' && k !== dataCenter)
+        throw new ConfigurationError(
+          `Unrecognized strategy option {${k}} passed to NetworkTopologyStrategy for keyspace ${keyspace}`,
+        );
     }
   } else if (full === `${LOCATOR}LocalStrategy` || full === `${LOCATOR}EverywhereStrategy`) {
     throw new ConfigurationError(`Unable to use given strategy class: LocalStrategy is reserved for internal use.`);
@@ -82,7 +92,7 @@ export class CreateKeyspaceStatement extends SchemaStatement {
     const name = this.ast.keyspace;
     validateName('Keyspace', name);
     checkProperties(this.ast.properties);
-    const replication = parseReplication(this.ast.properties, ctx.node.dataCenter, undefined);
+    const replication = parseReplication(name, this.ast.properties, ctx.node.dataCenter, undefined);
     const durableWrites = parseDurableWrites(this.ast.properties, true);
     if (ctx.catalog.keyspace(name)) {
       if (this.ast.ifNotExists) return { kind: 'void' };
@@ -121,7 +131,7 @@ export class AlterKeyspaceStatement extends SchemaStatement {
       throw new InvalidRequest(`Keyspace '${name}' doesn't exist`);
     }
     checkProperties(this.ast.properties);
-    const replication = parseReplication(this.ast.properties, ctx.node.dataCenter, ks.replication);
+    const replication = parseReplication(name, this.ast.properties, ctx.node.dataCenter, ks.replication);
     if (replication.class !== ks.replication.class && ks.replication.class?.endsWith('LocalStrategy')) {
       throw new ConfigurationError('Unable to use given strategy class: LocalStrategy is reserved for internal use.');
     }
