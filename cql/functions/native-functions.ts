@@ -1,6 +1,8 @@
 // Cassandra's built-in scalar functions usable in terms and selections: time/uuid generators,
-// time conversions, and the blob conversion family (intAsBlob, blobAsInt, ...); and the resolution of a call in a
-// term to one of them (FunctionCall.Raw.prepare).
+// time conversions, the blob conversion family (intAsBlob, blobAsInt, ...), the floor functions (floor-functions.ts)
+// and the math functions (math-functions.ts); and the resolution of a call in a term to one of them
+// (FunctionCall.Raw.prepare). Functions built per call for their argument types (collection and masking functions)
+// are in function-factories.ts.
 
 import { randomUUID } from 'node:crypto';
 import { InvalidRequest } from '../errors.js';
@@ -10,7 +12,11 @@ import { termText } from '../parser/term-text.js';
 import { type CqlType, cqlTypeToString, NATIVE_TYPE_NAMES, type NativeTypeName, native } from '../types/cql-type.js';
 import { testAssignment } from '../types/literal-parser.js';
 import { validateValue } from '../types/value-validator.js';
+import { floorFunctions } from './floor-functions.js';
+import { functionFactory } from './function-factories.js';
+import { factoryFunction } from './function-parameter.js';
 import { type ProvidedArg, pickFunction, typeAssignability } from './function-resolver.js';
+import { mathFunctions } from './math-functions.js';
 import { boundTimeUuid, newTimeUuid, timeUuidMillis } from './timeuuid-generator.js';
 
 export interface NativeFunction {
@@ -132,6 +138,8 @@ for (const f of [...FUNCTIONS]) {
   if (snake) FUNCTIONS.push({ ...f, name: snake });
 }
 
+FUNCTIONS.push(...floorFunctions(), ...mathFunctions());
+
 const BY_NAME = new Map<string, NativeFunction[]>();
 for (const f of FUNCTIONS) {
   const list = BY_NAME.get(f.name) ?? [];
@@ -198,7 +206,23 @@ export function resolveFunction(
   const named = receiver && 'name' in receiver && 'type' in receiver ? (receiver as FunctionReceiver) : undefined;
   const receiverType = named ? named.type : (receiver as CqlType | undefined);
   const lower = name.toLowerCase();
-  const f = pickFunction(lower, functionOverloads(lower), args.map(termArg), receiverType);
+  const factory = functionFactory(lower);
+  const f = factory
+    ? factoryFunction(
+        factory,
+        // Only a type hint or a cast gives a term a type of its own.
+        args.map((a) => ({
+          text: termText(a),
+          type:
+            a.kind === 'typeHint' && a.type.kind === 'native'
+              ? (a.type as CqlType)
+              : a.kind === 'cast'
+                ? native(a.type)
+                : undefined,
+        })),
+        receiverType,
+      )
+    : pickFunction(lower, functionOverloads(lower), args.map(termArg), receiverType);
   if (!f) throw new InvalidRequest(`Unknown function ${lower} called`);
   if (named && typeAssignability(f.returnType, named.type) === 'no') {
     throw new InvalidRequest(

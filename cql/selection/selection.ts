@@ -9,6 +9,8 @@ import { toLiteral } from '../execution/term-literal.js';
 import { numericAggregator } from '../functions/aggregate-functions.js';
 import { applyArithmetic, arithmeticType, isNumeric } from '../functions/arithmetic.js';
 import { castOverloads } from '../functions/cast-function.js';
+import { functionFactory } from '../functions/function-factories.js';
+import { type FunctionFactory, factoryFunction } from '../functions/function-parameter.js';
 import { type ProvidedArg, pickFunction, typeAssignability } from '../functions/function-resolver.js';
 import { callFunction, functionOverloads, type NativeFunction, termArg } from '../functions/native-functions.js';
 import { callUserFunction, startAggregate } from '../functions/user-function-call.js';
@@ -301,6 +303,12 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       ) {
         return compileAggregate(scope, name, s.args[0]!);
       }
+      const factory = isNative ? functionFactory(name) : undefined;
+      if (factory) {
+        const call = compileFactoryCall(scope, s, factory);
+        if (!call) break;
+        return call;
+      }
       const overloads = isNative ? functionOverloads(name) : [];
       if (overloads.length > 0) {
         const call = compileNativeCall(scope, s, overloads);
@@ -308,14 +316,18 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
         return call;
       }
       const args = s.args.map((a) => compileSelectable(scope, a));
-      if (args.some((a) => a.aggregate)) break;
-      const uda = scope.functions?.aggregate(
-        s.keyspace,
-        name,
-        args.map((a) => a.type),
-      );
+      const overAggregates = args.some((a) => a.aggregate);
+      const uda = overAggregates
+        ? undefined
+        : scope.functions?.aggregate(
+            s.keyspace,
+            name,
+            args.map((a) => a.type),
+          );
       if (uda) return compileUserAggregate(uda, args);
-      return compileUserFunction(scope, s.keyspace, name, args);
+      const call = compileUserFunction(scope, s.keyspace, name, args);
+      if (!call) break;
+      return call;
     }
     case 'term':
     case 'typeHint':
@@ -587,7 +599,7 @@ function constantArg(a: Selectable): Term | undefined {
   return undefined;
 }
 
-/** A native function call resolved as Cassandra's FunctionResolver does (undefined: an aggregate argument). */
+/** A native function call resolved as Cassandra's FunctionResolver does (undefined: an unsupported mix of aggregates). */
 function compileNativeCall(
   scope: SelectionScope,
   s: Selectable & { kind: 'function' },
@@ -595,7 +607,6 @@ function compileNativeCall(
 ): Compiled | undefined {
   const constants = s.args.map(constantArg);
   const compiled = s.args.map((a, i) => (constants[i] ? undefined : compileSelectable(scope, a)));
-  if (compiled.some((c) => c?.aggregate)) return undefined;
   const provided: ProvidedArg[] = s.args.map((a, i) => {
     const c = compiled[i];
     if (!c) return termArg(constants[i]!);
@@ -603,12 +614,24 @@ function compileNativeCall(
   });
   const calledName = `${s.keyspace ? `${s.keyspace}.` : ''}${s.name.toLowerCase()}`;
   const f = pickFunction(calledName, overloads, provided, undefined)!;
-  const args = s.args.map((a, i): Compiled => {
+  const args = compileArguments(scope, s.args, constants, compiled, f.argTypes);
+  return applyScalar(f.returnType, args, (values) => callFunction(f, values));
+}
+
+/** A function's arguments: the compiled selectors, and constants or markers typed by their parameter. */
+function compileArguments(
+  scope: SelectionScope,
+  selectables: readonly Selectable[],
+  constants: readonly (Term | undefined)[],
+  compiled: readonly (Compiled | undefined)[],
+  argTypes: readonly CqlType[],
+): Compiled[] {
+  return selectables.map((a, i): Compiled => {
     const c = compiled[i];
     if (c) return c;
     const term = constants[i]!;
     if (term.kind === 'typeHint') return compileConstant(a as Selectable & { kind: 'typeHint' });
-    const type = f.argTypes[i]!;
+    const type = argTypes[i]!;
     if (term.kind === 'marker') {
       if (!scope.specs)
         throw new InvalidRequest(
@@ -628,15 +651,54 @@ function compileNativeCall(
     const bytes = literalToBytes(type, toLiteral(term)!, '[selection]');
     return { type, columns: [], value: () => bytes };
   });
+}
+
+/**
+ * A scalar function over compiled arguments: per row, or, when some argument is an aggregate
+ * (`intAsBlob(max(v))`), an aggregate computing the function on the aggregates' results. Other arguments of such a
+ * call must be constants (a column's value has no meaning for a group).
+ */
+function applyScalar(type: CqlType, args: readonly Compiled[], call: (values: (Buffer | null)[]) => Buffer | null) {
+  const columns = args.flatMap((a) => a.columns);
+  if (!args.some((a) => a.aggregate)) {
+    return {
+      type,
+      columns,
+      value: (row: SelectedRow) => call(args.map((a) => a.value!(row))),
+    } satisfies Compiled;
+  }
+  if (args.some((a) => !a.aggregate && a.columns.length > 0)) return undefined;
   return {
-    type: f.returnType,
-    columns: args.flatMap((a) => a.columns),
-    value: (row) =>
-      callFunction(
-        f,
-        args.map((a) => a.value!(row)),
-      ),
-  };
+    type,
+    columns,
+    aggregate: (): Aggregator => {
+      const accs = args.map((a) => a.aggregate?.());
+      let first: SelectedRow | undefined;
+      return {
+        add: (row) => {
+          first ??= row;
+          for (const acc of accs) acc?.add(row);
+        },
+        result: () => {
+          const row: SelectedRow = first ?? { values: [] };
+          return call(args.map((a, i) => (accs[i] ? accs[i]!.result() : a.value!(row))));
+        },
+      };
+    },
+  } satisfies Compiled;
+}
+
+/** A call to a function built for its arguments' types (FunctionFactory): the collection and masking functions. */
+function compileFactoryCall(scope: SelectionScope, s: Selectable & { kind: 'function' }, factory: FunctionFactory) {
+  // A literal or marker has no type of its own (a type hint does).
+  const constants = s.args.map((a) => (a.kind === 'typeHint' ? undefined : (constantArg(a) ?? selectableTerm(a))));
+  const compiled = s.args.map((a, i) => (constants[i] ? undefined : compileSelectable(scope, a)));
+  const f = factoryFunction(
+    factory,
+    s.args.map((a, i) => ({ text: defaultName(a), type: compiled[i]?.type })),
+  );
+  const args = compileArguments(scope, s.args, constants, compiled, f.argTypes);
+  return applyScalar(f.returnType, args, (values) => callFunction(f, values));
 }
 
 function compileUserFunction(
@@ -644,22 +706,14 @@ function compileUserFunction(
   keyspace: string | undefined,
   name: string,
   args: Compiled[],
-): Compiled {
+): Compiled | undefined {
   const f = scope.functions?.function(
     keyspace,
     name,
     args.map((a) => a.type),
   );
   if (!f) throw new InvalidRequest(`Unknown function '${keyspace ? `${keyspace}.` : ''}${name}'`);
-  return {
-    type: f.returnType,
-    columns: args.flatMap((a) => a.columns),
-    value: (row) =>
-      callUserFunction(
-        f,
-        args.map((a) => a.value!(row)),
-      ),
-  };
+  return applyScalar(f.returnType, args, (values) => callUserFunction(f, values));
 }
 
 function compileUserAggregate(
