@@ -213,6 +213,7 @@ describe.runIf(available)('CQL through the Python driver', () => {
 
     it('USE of an unknown keyspace and an INSERT missing a clustering column: InvalidRequest', () => {
       expect(err('use_unknown_keyspace')).toMatchObject({ type: 'InvalidRequest', code: 0x2200 });
+      expect(err('use_unknown_keyspace').message).toContain(`message="Keyspace 'pyc_nope' does not exist"`);
       expect(err('missing_clustering_key')).toMatchObject({ type: 'InvalidRequest', code: 0x2200 });
       expect(err('missing_clustering_key').message).toContain('Some clustering keys are missing: c');
     });
