@@ -222,6 +222,14 @@ export class KeyRestrictions {
     return this.partition.every((p) => p !== undefined);
   }
 
+  /**
+   * The partition key is restricted by IN (StatementRestrictions.keyIsInRelation): an IN list of several (or no)
+   * values, or one marker for the whole list. A literal one-value IN is an EQ, as Cassandra prepares it.
+   */
+  get keyIsInRelation(): boolean {
+    return this.hasPartitionKey && this.singleKeyTerms() === null;
+  }
+
   /** The clustering column at `position` is restricted by `=` (StatementRestrictions.isColumnRestrictedByEq). */
   isClusteringRestrictedByEq(position: number): boolean {
     return this.clusteringEqPositions.has(position);

@@ -77,7 +77,6 @@ export class UserTableRead {
       'select',
       ast.allowFiltering || this.indexQuery.hasCandidates,
     );
-    this.indexQuery.checkFiltering(this.where, ast.allowFiltering);
     this.partitionKeyIndices = this.where.partitionKeyIndices;
     this.perPartitionLimit = prepareLimit(
       ast.perPartitionLimit,
@@ -142,7 +141,8 @@ export class UserTableRead {
       }
     }
 
-    this.reversed = this.ordering();
+    // SelectStatement.RawStatement.prepare's order: GROUP BY (getAggregationSpecFactory), then ORDER BY
+    // (verifyOrderingIsAllowed, isReversed), then the filtering an index query still needs (checkNeedsFiltering).
     this.groupBy = ast.groupBy.map((g, i) => {
       if (g.kind !== 'column') throw new InvalidRequest('Only column names are supported in GROUP BY');
       const c = table.columns.find((x) => x.name === g.name);
@@ -160,6 +160,26 @@ export class UserTableRead {
       }
       return table.columns.indexOf(c);
     });
+    if (ast.distinct && this.groupBy.some((i) => table.columns[i]!.kind === 'clustering')) {
+      throw new InvalidRequest('Grouping on clustering columns is not allowed for SELECT DISTINCT queries');
+    }
+    this.reversed = this.ordering();
+    this.indexQuery.checkFiltering(this.where, ast.allowFiltering);
+  }
+
+  /**
+   * StatementRestrictions.usesSecondaryIndexing: an index serves some relation (hasQueriableIndex) and the read
+   * is a key range (no partition key, part of it, or token bounds), or relations remain that the primary key
+   * does not answer (regular or static columns, map entries, clustering columns past a gap).
+   */
+  private get usesSecondaryIndexing(): boolean {
+    if (!this.indexQuery.hasCandidates) return false;
+    return (
+      !this.where.hasPartitionKey ||
+      this.where.hasTokenRestrictions ||
+      this.where.filters.length > 0 ||
+      this.indexQuery.elementFilters.length > 0
+    );
   }
 
   /** ORDER BY v ANN OF [...]: the vector column, the query vector and the index's similarity function. */
@@ -196,6 +216,8 @@ export class UserTableRead {
   private ordering(): boolean {
     const order = this.ast.orderBy;
     if (order.length === 0 || this.ann) return false;
+    if (this.usesSecondaryIndexing)
+      throw new InvalidRequest('ORDER BY with 2ndary indexes is not supported, except for ANN queries.');
     if (!this.where.hasPartitionKey)
       throw new InvalidRequest('ORDER BY is only supported when the partition key is restricted by an EQ or an IN.');
     const clustering = this.table.clustering;
@@ -279,7 +301,7 @@ export class UserTableRead {
     }
     // ANN reads every matching row, then keeps the top k: one page.
     const whole = aggregate || this.ann !== undefined;
-    const pageSize = whole || options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize;
+    let pageSize = whole || options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize;
     const state = options.pagingState && !whole ? decodePagingState(options.pagingState) : undefined;
     for (const f of this.indexQuery.bindElementFilters(values)) filters.push(f);
     // Aggregates read every matching row; LIMIT then applies to the output rows.
@@ -366,12 +388,15 @@ export class UserTableRead {
       if (serial && keys.length > 1 && !Number.isFinite(pageSize)) {
         throw new InvalidRequest('SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time');
       }
-      if (keys.length > 1 && this.ast.orderBy.length > 0 && !this.ann) {
-        if (Number.isFinite(pageSize)) {
+      if (this.where.keyIsInRelation && this.ast.orderBy.length > 0 && !this.ann) {
+        // SelectStatement.execute: a query runs unpaged when paging is off or its LIMIT fits in a page; aggregates
+        // and GROUP BY always page internally. A paged one cannot sort across partitions (needsPostQueryOrdering).
+        if (options.pageSize > 0 && (aggregate || limit > options.pageSize)) {
           throw new InvalidRequest(
             'Cannot page queries with both ORDER BY and a IN restriction on the partition key; you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query',
           );
         }
+        pageSize = Number.POSITIVE_INFINITY;
         merge = true;
         mergeLimit = remaining;
         remaining = Number.POSITIVE_INFINITY;
