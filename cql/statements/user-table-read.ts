@@ -388,7 +388,7 @@ export class UserTableRead {
       if (serial && keys.length > 1 && !Number.isFinite(pageSize)) {
         throw new InvalidRequest('SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time');
       }
-      if (this.where.keyIsInRelation && this.ast.orderBy.length > 0 && !this.ann) {
+      if (this.ast.orderBy.length > 0 && !this.ann && this.where.keyIsInRelation) {
         // SelectStatement.execute: a query runs unpaged when paging is off or its LIMIT fits in a page; aggregates
         // and GROUP BY always page internally. A paged one cannot sort across partitions (needsPostQueryOrdering).
         if (options.pageSize > 0 && (aggregate || limit > options.pageSize)) {
