@@ -188,7 +188,6 @@ export class CqlQueryHandler implements QueryHandler {
       keyspace,
       nowInSeconds: batch.nowInSeconds,
     };
-    for (const it of items) if (it.statement.table) this.checkConsistency(it.statement, batch.consistency);
     // Authorization (issue 6): every statement of the batch.
     if (this.ctx.auth) for (const it of items) this.ctx.auth.authorize(it.statement, state, keyspace);
     return executeBatch(this.ctx, batch.type, items, options, undefined).catch((e: unknown) => {

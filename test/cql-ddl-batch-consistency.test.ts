@@ -892,6 +892,32 @@ describe('consistency levels on a single node', () => {
     expect(await rows('SELECT * FROM cl1.t WHERE k = 1')).toEqual([{ k: 1, v: 1 }]);
   });
 
+  it('RF=1: a conditional write, alone or in a batch, still needs its commit level', async () => {
+    await expectUnavailable(
+      direct.execute('INSERT INTO cl1.t (k, v) VALUES (300, 1) IF NOT EXISTS', [], { consistency: CL.two }),
+      CL.two,
+      2,
+      1,
+    );
+    await expectUnavailable(
+      direct.batch([{ query: 'INSERT INTO cl1.t (k, v) VALUES (?, ?) IF NOT EXISTS', params: [300, 1] }], {
+        prepare: true,
+        consistency: CL.two,
+      }),
+      CL.two,
+      2,
+      1,
+    );
+    await expectUnavailable(
+      direct.execute('BEGIN BATCH INSERT INTO cl1.t (k, v) VALUES (300, 1) IF NOT EXISTS APPLY BATCH', [], {
+        consistency: CL.two,
+      }),
+      CL.two,
+      2,
+      1,
+    );
+  });
+
   it('RF=3: Paxos needs a quorum of participants: conditional writes and SERIAL reads are Unavailable', async () => {
     await expectUnavailable(
       direct.execute('INSERT INTO cl3.t (k, v) VALUES (5, 5) IF NOT EXISTS', [], {

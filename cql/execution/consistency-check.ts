@@ -60,7 +60,7 @@ function computeReplication(ks: KeyspaceMetadata, localDc: string): Replication 
 /** Throws Unavailable (or InvalidRequest for a level that makes no sense here) when `cl` cannot be met. */
 export function checkConsistency(cl: number, ks: KeyspaceMetadata, localDc: string, isWrite: boolean): void {
   // A write at SERIAL / LOCAL_SERIAL is refused by the statement, whose message depends on whether it is conditional
-  // or on counters (validateWriteConsistency, checkSerialConsistency).
+  // or on counters (validateWriteConsistency, checkConditionalConsistency).
   if (isWrite && isSerial(cl)) return;
   const { total, local, perDc, nts } = replication(ks, localDc);
   // This node holds every range; it is a replica when its datacenter has any (a keyspace naming only
@@ -134,9 +134,10 @@ export function validateWriteConsistency(cl: number, counterTable?: string): voi
 /**
  * A conditional statement or batch (Paxos): the serial level must be SERIAL or LOCAL_SERIAL and reach a quorum of
  * Paxos participants; EACH_QUORUM as commit level needs NetworkTopologyStrategy (ConsistencyLevel.validateForCas /
- * validateForCasCommit, ReplicaPlans.forPaxos in Cassandra 5.0).
+ * validateForCasCommit, ReplicaPlans.forPaxos in Cassandra 5.0); then the commit level must be met, Paxos's
+ * Unavailable coming first as in StorageProxy.cas.
  */
-export function checkSerialConsistency(
+export function checkConditionalConsistency(
   serial: number | undefined,
   commit: number,
   ks: KeyspaceMetadata,
@@ -157,4 +158,5 @@ export function checkSerialConsistency(
     );
   }
   checkConsistency(cl, ks, localDc, false);
+  checkConsistency(commit, ks, localDc, true);
 }

@@ -6,7 +6,11 @@ import type { TableMutation } from '../../storage/storage-engine.js';
 import { InvalidRequest } from '../errors.js';
 import { checkBatchLimits } from '../execution/batch-limits.js';
 import { BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
-import { checkConsistency, checkSerialConsistency, validateWriteConsistency } from '../execution/consistency-check.js';
+import {
+  checkConditionalConsistency,
+  checkConsistency,
+  validateWriteConsistency,
+} from '../execution/consistency-check.js';
 import { PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { nextWriteTimestamp } from '../execution/write-clock.js';
@@ -40,17 +44,23 @@ export function executeBatch(
   options: QueryOptions,
   timestamp: number | undefined,
 ): Promise<ResultMessage> {
-  validateBatch(type, modificationStatements(items), false);
-  if (items.some((it) => it.statement instanceof ModificationStatement && it.statement.conditions)) {
-    return executeConditionalBatch(ctx, items, options, timestamp);
-  }
+  const modifications = modificationItems(items);
+  validateBatch(
+    type,
+    modifications.map((m) => m.statement),
+    false,
+  );
+  if (modifications.some((m) => m.statement.conditions)) return executeConditionalBatch(ctx, modifications, options);
   validateWriteConsistency(options.consistency);
+  for (const ks of new Set(modifications.map((m) => m.statement.table.keyspace))) {
+    const metadata = ctx.catalog.keyspace(ks);
+    if (metadata) checkConsistency(options.consistency, metadata, ctx.node.dataCenter, true);
+  }
   // COUNTER batches, and UNLOGGED ones of counter updates.
-  const hasCounters = items.some((it) => it.statement instanceof ModificationStatement && it.statement.isCounter);
-  const counters = hasCounters ? new PendingCounterWrites() : undefined;
+  const counters = modifications.some((m) => m.statement.isCounter) ? new PendingCounterWrites() : undefined;
   let plan: { writes: PlannedWrite[]; warnings: string[] | undefined };
   try {
-    plan = planBatch(ctx, type, items, options, timestamp, counters);
+    plan = planBatch(ctx, type, modifications, options, timestamp, counters);
   } catch (e) {
     counters?.discard();
     throw e;
@@ -83,12 +93,17 @@ export function executeBatch(
   });
 }
 
-function modificationStatements(items: readonly BatchItem[]): ModificationStatement[] {
-  return items.map(({ statement }) => {
+interface ModificationItem {
+  statement: ModificationStatement;
+  values: BoundValue[];
+}
+
+function modificationItems(items: readonly BatchItem[]): ModificationItem[] {
+  return items.map(({ statement, values }) => {
     if (!(statement instanceof ModificationStatement)) {
       throw new InvalidRequest('Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.');
     }
-    return statement;
+    return { statement, values };
   });
 }
 
@@ -145,7 +160,7 @@ interface PlannedWrite {
 function planBatch(
   ctx: ExecutionContext,
   type: BatchType,
-  items: readonly BatchItem[],
+  items: readonly ModificationItem[],
   options: QueryOptions,
   timestamp: number | undefined,
   counters: PendingCounterWrites | undefined,
@@ -153,7 +168,6 @@ function planBatch(
   const ts = timestamp ?? (options.timestamp !== undefined ? Number(options.timestamp) : nextWriteTimestamp());
   const byTable = new Map<string, PlannedWrite>();
   for (const { statement, values } of items) {
-    if (!(statement instanceof ModificationStatement)) throw new Error('unreachable: checked by validateBatch');
     const { updates, now } = statement.updates(
       values,
       { ...options, values },
@@ -177,23 +191,13 @@ function planBatch(
  */
 function executeConditionalBatch(
   ctx: ExecutionContext,
-  items: readonly BatchItem[],
+  statements: readonly ModificationItem[],
   options: QueryOptions,
-  timestamp: number | undefined,
 ): Promise<ResultMessage> {
-  if (timestamp !== undefined) throw new InvalidRequest('Cannot provide custom timestamp for conditional BATCH');
-  const statements = items.map((it) => {
-    if (!(it.statement instanceof ModificationStatement)) {
-      throw new InvalidRequest('Invalid statement in batch: only UPDATE, INSERT and DELETE statements are allowed.');
-    }
-    return { statement: it.statement, values: it.values };
-  });
+  // validateBatch refused a custom timestamp and a second table.
   const table = statements[0]!.statement.table;
-  if (statements.some((s) => s.statement.table !== table)) {
-    throw new InvalidRequest('Batch with conditions cannot span multiple tables');
-  }
   const ks = ctx.catalog.keyspace(table.keyspace);
-  if (ks) checkSerialConsistency(options.serialConsistency, options.consistency, ks, ctx.node.dataCenter);
+  if (ks) checkConditionalConsistency(options.serialConsistency, options.consistency, ks, ctx.node.dataCenter);
   const ts = nextWriteTimestamp();
   const planned = statements.map((s) => ({
     ...s,
@@ -253,11 +257,6 @@ export class BatchStatement implements CqlStatement {
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
-    // The query handler checks the consistency level of statements with a table; a BATCH string has several.
-    for (const ks of new Set(this.statements.map((s) => s.table.keyspace))) {
-      const metadata = ctx.catalog.keyspace(ks);
-      if (metadata) checkConsistency(options.consistency, metadata, ctx.node.dataCenter, true);
-    }
     let ts: number | undefined;
     if (this.timestamp) {
       const v = this.timestamp.value(options.values);

@@ -10,7 +10,7 @@ import type { TableStore } from '../../storage/table-store.js';
 import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
 import { bytesToElements, listElementPath, udtFieldPath } from '../execution/complex-value.js';
-import { checkConsistency, checkSerialConsistency, validateWriteConsistency } from '../execution/consistency-check.js';
+import { checkConditionalConsistency, validateWriteConsistency } from '../execution/consistency-check.js';
 import { currentCounter, PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { JsonFieldTerm, JsonObjectSource } from '../execution/json-terms.js';
@@ -894,10 +894,7 @@ export class ModificationStatement implements CqlStatement {
   /** A lightweight transaction: flush, check, and submit the write in one synchronous step. */
   private executeConditional(ctx: ExecutionContext, options: QueryOptions): Promise<ResultMessage> {
     const ks = ctx.catalog.keyspace(this.table.keyspace);
-    if (ks) {
-      checkSerialConsistency(options.serialConsistency, options.consistency, ks, ctx.node.dataCenter);
-      checkConsistency(options.consistency, ks, ctx.node.dataCenter, true);
-    }
+    if (ks) checkConditionalConsistency(options.serialConsistency, options.consistency, ks, ctx.node.dataCenter);
     const values = options.values;
     const { updates, now } = this.updates(values, options);
     ctx.storage.commit.flush();
