@@ -30,7 +30,7 @@ import {
 } from '../views/dependents-ddl.js';
 import { publishSchemaChange, validateName } from './schema-change.js';
 import { checkUserModifiable, SchemaStatement } from './schema-statement.js';
-import { resolveKeyspace } from './table-resolution.js';
+import { lookupTable, resolveKeyspace } from './table-resolution.js';
 
 function existingKeyspace(catalog: SchemaCatalog, name: string): KeyspaceMetadata {
   const ks = catalog.keyspace(name);
@@ -289,21 +289,16 @@ export class TruncateStatement extends SchemaStatement {
     super();
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
-    const ksName = resolveKeyspace(this.ast.table.keyspace, state.keyspace);
-    // Schema.validateTable's messages (Cassandra 5.0 TruncateStatement.validate).
-    const ks = ctx.catalog.keyspace(ksName);
-    if (!ks) throw new InvalidRequest(`keyspace ${ksName} does not exist`);
-    const table = ks.tables.get(this.ast.table.name);
-    if (!table) {
-      if (ks.views?.has(this.ast.table.name)) {
-        throw new InvalidRequest('Cannot TRUNCATE materialized view directly; must truncate base table instead');
-      }
-      throw new InvalidRequest(`table ${this.ast.table.name} does not exist`);
+    // Cassandra 5.0 TruncateStatement.validate: a view is refused, else Schema.validateTable's messages.
+    const ks = ctx.catalog.keyspace(resolveKeyspace(this.ast.table.keyspace, state.keyspace));
+    if (ks?.views?.has(this.ast.table.name)) {
+      throw new InvalidRequest('Cannot TRUNCATE materialized view directly; must truncate base table instead');
     }
+    const table = lookupTable(ctx.catalog, this.ast.table, state.keyspace);
     if (table.isVirtual) throw new InvalidRequest(`Error during truncate: Cannot truncate virtual tables`);
     const store = ctx.storage.table(tableIdBytes(table));
     if (store) await store.truncate();
-    await truncateDependents(ctx, ctx.catalog.keyspace(ksName)!, table);
+    await truncateDependents(ctx, ks!, table);
     return { kind: 'void' };
   }
 }
