@@ -60,6 +60,8 @@ export class UserTableRead {
   private readonly slotOfColumn: number[];
   private readonly projection: Projection;
   private readonly reversed: boolean;
+  /** Table column indices of the ORDER BY columns (sorting rows of several partitions). */
+  private readonly orderColumns: readonly number[];
   private readonly includeStatic: boolean;
   private readonly distinct: boolean;
 
@@ -163,7 +165,7 @@ export class UserTableRead {
     if (ast.distinct && this.groupBy.some((i) => table.columns[i]!.kind === 'clustering')) {
       throw new InvalidRequest('Grouping on clustering columns is not allowed for SELECT DISTINCT queries');
     }
-    this.reversed = this.ordering();
+    ({ reversed: this.reversed, columns: this.orderColumns } = this.ordering());
     this.indexQuery.checkFiltering(this.where, ast.allowFiltering);
   }
 
@@ -209,22 +211,30 @@ export class UserTableRead {
   private readonly groupBy: number[];
 
   /**
-   * Validates ORDER BY (SelectStatement.RawStatement.verifyOrderingIsAllowed and isReversed); true when rows come
-   * out in reverse clustering order. The ordered columns follow the clustering order, skipping only columns
-   * restricted by `=`, and all go the same way relative to the table's clustering order.
+   * Validates ORDER BY (SelectStatement.RawStatement.verifyOrderingIsAllowed and isReversed): the ordered columns
+   * follow the clustering order, skipping only columns restricted by `=`, and all go the same way relative to the
+   * table's clustering order. `reversed`: rows come out in reverse clustering order; `columns`: the ordered ones.
    */
-  private ordering(): boolean {
+  private ordering(): { reversed: boolean; columns: number[] } {
     const order = this.ast.orderBy;
-    if (order.length === 0 || this.ann) return false;
+    if (order.length === 0 || this.ann) return { reversed: false, columns: [] };
     if (this.usesSecondaryIndexing)
       throw new InvalidRequest('ORDER BY with 2ndary indexes is not supported, except for ANN queries.');
     if (!this.where.hasPartitionKey)
       throw new InvalidRequest('ORDER BY is only supported when the partition key is restricted by an EQ or an IN.');
+    // Each column once (Cassandra keeps them in a map: the first place, the last direction).
+    const byColumn = new Map<number, boolean>();
+    for (const o of order) {
+      const columnIndex = this.table.columns.findIndex((c) => c.name === o.column);
+      if (columnIndex < 0) throw new InvalidRequest(`Undefined column name ${o.column}`);
+      byColumn.set(columnIndex, o.descending);
+    }
     const clustering = this.table.clustering;
+    // Directions are compared after every column's place is checked, as isReversed's reversedMap.
     const reversedAt: (boolean | undefined)[] = clustering.map(() => undefined);
     let next = 0;
-    for (const o of this.orderingColumns) {
-      const col = this.table.columns[o.columnIndex]!;
+    for (const [columnIndex, descending] of byColumn) {
+      const col = this.table.columns[columnIndex]!;
       if (col.kind !== 'clustering')
         throw new InvalidRequest(
           `Order by is currently only supported on the clustered columns of the PRIMARY KEY, got ${col.name}`,
@@ -238,7 +248,7 @@ export class UserTableRead {
         next++;
       }
       next++;
-      reversedAt[col.position] = o.descending !== (col.clusteringOrder === 'desc');
+      reversedAt[col.position] = descending !== (col.clusteringOrder === 'desc');
     }
     let reversed: boolean | undefined;
     for (const r of reversedAt) {
@@ -246,18 +256,7 @@ export class UserTableRead {
       if (reversed !== undefined && r !== reversed) throw new InvalidRequest('Unsupported order by relation');
       reversed = r;
     }
-    return reversed === true;
-  }
-
-  /** The ORDER BY columns, each once (Cassandra keeps them in a map: the first place, the last direction). */
-  private get orderingColumns(): { columnIndex: number; descending: boolean }[] {
-    const byColumn = new Map<number, boolean>();
-    for (const o of this.ast.orderBy) {
-      const columnIndex = this.table.columns.findIndex((c) => c.name === o.column);
-      if (columnIndex < 0) throw new InvalidRequest(`Undefined column name ${o.column}`);
-      byColumn.set(columnIndex, o.descending);
-    }
-    return [...byColumn].map(([columnIndex, descending]) => ({ columnIndex, descending }));
+    return { reversed: reversed === true, columns: [...byColumn.keys()] };
   }
 
   /**
@@ -266,7 +265,7 @@ export class UserTableRead {
    * applied by a stable sort).
    */
   private orderAcrossPartitions(rows: SelectedRow[]): SelectedRow[] {
-    const columns = this.orderingColumns.map(({ columnIndex }) => {
+    const columns = this.orderColumns.map((columnIndex) => {
       const c = this.table.columns[columnIndex]!;
       return { columnIndex, type: c.type, desc: c.clusteringOrder === 'desc' };
     });
