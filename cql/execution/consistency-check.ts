@@ -115,7 +115,8 @@ export function checkConsistency(cl: number, ks: KeyspaceMetadata, localDc: stri
   }
 }
 
-function isSerial(cl: number): boolean {
+/** SERIAL or LOCAL_SERIAL: a Paxos level. */
+export function isSerial(cl: number): boolean {
   return cl === Consistency.SERIAL || cl === Consistency.LOCAL_SERIAL;
 }
 

@@ -9,9 +9,10 @@ import type { ComplexValue, ReadRow } from '../../storage/row-projection.js';
 import { Projection } from '../../storage/row-projection.js';
 import type { PagingPosition, PartitionRead } from '../../storage/table-reader.js';
 import { tryColumnar } from '../columnar/columnar-read.js';
-import { Consistency, InvalidRequest } from '../errors.js';
+import { InvalidRequest } from '../errors.js';
 import { type BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
 import { complexToBytes } from '../execution/complex-value.js';
+import { isSerial } from '../execution/consistency-check.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import { limitValue, prepareLimit } from '../execution/limit-term.js';
 import { decodePagingState, encodePagingState, type PagingState } from '../execution/paging-state.js';
@@ -383,8 +384,7 @@ export class UserTableRead {
       const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));
       keys.sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : Buffer.compare(a.key, b.key)));
       // StorageProxy.read: a Paxos read serves one partition (a pager asks for one at a time).
-      const serial = options.consistency === Consistency.SERIAL || options.consistency === Consistency.LOCAL_SERIAL;
-      if (serial && keys.length > 1 && !Number.isFinite(pageSize)) {
+      if (isSerial(options.consistency) && keys.length > 1 && !Number.isFinite(pageSize)) {
         throw new InvalidRequest('SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time');
       }
       if (this.ast.orderBy.length > 0 && !this.ann && this.where.keyIsInRelation) {
