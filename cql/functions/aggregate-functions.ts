@@ -4,28 +4,13 @@
 import { InvalidRequest } from '../errors.js';
 import type { CqlType } from '../types/cql-type.js';
 import { decimalToBytes, parseDecimal } from '../types/decimal-text.js';
+import { intBytes, readIntBytes } from '../types/java-integers.js';
 import { nativeToText } from '../types/value-formatter.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
 
 export interface NumericAggregator {
   add(v: Buffer): void;
   result(): Buffer;
-}
-
-function intBytes(bits: 8 | 16 | 32 | 64, v: bigint): Buffer {
-  const b = Buffer.allocUnsafe(bits / 8);
-  if (bits === 8) b.writeInt8(Number(BigInt.asIntN(8, v)));
-  else if (bits === 16) b.writeInt16BE(Number(BigInt.asIntN(16, v)));
-  else if (bits === 32) b.writeInt32BE(Number(BigInt.asIntN(32, v)));
-  else b.writeBigInt64BE(BigInt.asIntN(64, v));
-  return b;
-}
-
-function readInt(bits: 8 | 16 | 32 | 64, b: Buffer): bigint {
-  if (bits === 8) return BigInt(b.readInt8(0));
-  if (bits === 16) return BigInt(b.readInt16BE(0));
-  if (bits === 32) return BigInt(b.readInt32BE(0));
-  return b.readBigInt64BE(0);
 }
 
 const BITS: Record<string, 8 | 16 | 32 | 64> = { tinyint: 8, smallint: 16, int: 32, bigint: 64, counter: 64 };
@@ -68,7 +53,7 @@ export function numericAggregator(name: 'sum' | 'avg', t: CqlType): NumericAggre
       add: (v) => {
         if (v.length === 0) return;
         // sum keeps the argument's width (Java wraps on overflow); avg accumulates wide then truncates.
-        sum = name === 'sum' ? BigInt.asIntN(bits, sum + readInt(bits, v)) : sum + readInt(bits, v);
+        sum = name === 'sum' ? BigInt.asIntN(bits, sum + readIntBytes(bits, v)) : sum + readIntBytes(bits, v);
         count++;
       },
       result: () => intBytes(bits, name === 'sum' || count === 0n ? sum : sum / count),

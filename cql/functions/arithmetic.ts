@@ -6,6 +6,7 @@ import { FunctionFailure, InvalidRequest } from '../errors.js';
 import type { BinaryOp } from '../parser/ast.js';
 import { type CqlType, type NativeTypeName, native } from '../types/cql-type.js';
 import { decimalToBytes, parseDecimal } from '../types/decimal-text.js';
+import { type IntBits, intBytes } from '../types/java-integers.js';
 import { nativeToText } from '../types/value-formatter.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
 
@@ -20,7 +21,7 @@ const RANK: Partial<Record<NativeTypeName, number>> = {
   double: 7,
   decimal: 8,
 };
-const INT_BITS: Partial<Record<NativeTypeName, number>> = {
+const INT_BITS: Partial<Record<NativeTypeName, IntBits>> = {
   tinyint: 8,
   smallint: 16,
   int: 32,
@@ -67,16 +68,6 @@ function toDouble(t: NativeTypeName, b: Buffer): number {
   return Number(toBig(t, b));
 }
 
-function intResult(bits: number, v: bigint): Buffer {
-  const b = Buffer.alloc(bits / 8);
-  const x = BigInt.asIntN(bits, v);
-  if (bits === 8) b.writeInt8(Number(x));
-  else if (bits === 16) b.writeInt16BE(Number(x));
-  else if (bits === 32) b.writeInt32BE(Number(x));
-  else b.writeBigInt64BE(x);
-  return b;
-}
-
 /** `a op b` with both values of numeric types; null when either is null. */
 export function applyArithmetic(
   op: BinaryOp,
@@ -98,7 +89,7 @@ export function applyArithmetic(
       throw new FunctionFailure(`the operation '${na} ${op} ${nb}' failed: / by zero`, 'system', `_${op}`, [na, nb]);
     }
     const v = op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : op === '/' ? x / y : x % y;
-    return bits !== undefined ? intResult(bits, v) : bigintToTwosComplement(v);
+    return bits !== undefined ? intBytes(bits, v) : bigintToTwosComplement(v);
   }
   const x = toDouble(na, a);
   const y = toDouble(nb, b);

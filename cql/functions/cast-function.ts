@@ -5,9 +5,11 @@
 import { InvalidRequest } from '../errors.js';
 import { type NativeTypeName, native } from '../types/cql-type.js';
 import { decimalFromBytes, decimalToBytes, parseDecimal } from '../types/decimal-text.js';
+import { intBytes, javaIntCast, javaLongCast } from '../types/java-integers.js';
 import { javaFloatingToString } from '../types/java-number-text.js';
 import { nativeToText } from '../types/value-formatter.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
+import { decimalToBigInt } from './big-decimal-math.js';
 import { functionOverloads, type NativeFunction } from './native-functions.js';
 
 const NUMERIC: readonly NativeTypeName[] = [
@@ -68,49 +70,27 @@ function readNumber(from: NativeTypeName, b: Buffer): bigint | number {
   }
 }
 
-/** Java's (long) cast of a double: truncation, NaN -> 0, saturation. */
-function toLong(v: number): bigint {
-  if (Number.isNaN(v)) return 0n;
-  if (v >= 9.223372036854776e18) return 2n ** 63n - 1n;
-  if (v <= -9.223372036854776e18) return -(2n ** 63n);
-  return BigInt(Math.trunc(v));
-}
-
-/** Java's (int) cast of a double: truncation, NaN -> 0, saturation. */
-function toInt(v: number): bigint {
-  return Number.isNaN(v) ? 0n : BigInt(Math.max(-(2 ** 31), Math.min(2 ** 31 - 1, Math.trunc(v))));
-}
-
-/** BigDecimal's integer part (intValue/longValue truncate toward zero, then keep the low bits). */
-function decimalTruncated(b: Buffer): bigint {
-  const d = decimalFromBytes(b);
-  return d.scale <= 0 ? d.unscaled * 10n ** BigInt(-d.scale) : d.unscaled / 10n ** BigInt(d.scale);
-}
-
-function fixed(bits: 8 | 16 | 32 | 64, v: bigint): Buffer {
-  const b = Buffer.alloc(bits / 8);
-  if (bits === 8) b.writeInt8(Number(BigInt.asIntN(8, v)));
-  else if (bits === 16) b.writeInt16BE(Number(BigInt.asIntN(16, v)));
-  else if (bits === 32) b.writeInt32BE(Number(BigInt.asIntN(32, v)));
-  else b.writeBigInt64BE(BigInt.asIntN(64, v));
-  return b;
-}
-
 function numericCast(from: NativeTypeName, to: NativeTypeName, b: Buffer): Buffer {
   const v = from === 'decimal' ? undefined : readNumber(from, b);
   // Number.xxxValue(): floating values narrow through int (byte, short, int) or long; integers keep the low bits.
   const integral = (bits: 8 | 16 | 32 | 64): bigint =>
-    v === undefined ? decimalTruncated(b) : typeof v === 'bigint' ? v : bits === 64 ? toLong(v) : toInt(v);
+    v === undefined
+      ? decimalToBigInt(decimalFromBytes(b))
+      : typeof v === 'bigint'
+        ? v
+        : bits === 64
+          ? javaLongCast(v)
+          : BigInt(javaIntCast(v));
   const floating = (): number => (v === undefined ? Number(nativeToText('decimal', b)) : Number(v));
   switch (to) {
     case 'tinyint':
-      return fixed(8, integral(8));
+      return intBytes(8, integral(8));
     case 'smallint':
-      return fixed(16, integral(16));
+      return intBytes(16, integral(16));
     case 'int':
-      return fixed(32, integral(32));
+      return intBytes(32, integral(32));
     case 'bigint':
-      return fixed(64, integral(64));
+      return intBytes(64, integral(64));
     case 'varint':
       // BigInteger.valueOf(p.longValue())
       return bigintToTwosComplement(BigInt.asIntN(64, integral(64)));

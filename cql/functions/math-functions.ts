@@ -6,51 +6,16 @@
 import { FunctionFailure } from '../errors.js';
 import { type NativeTypeName, native } from '../types/cql-type.js';
 import { type Decimal, decimalFromBytes, decimalToBytes } from '../types/decimal-text.js';
+import { intBytes, javaIntCast, javaLongCast, readIntBytes } from '../types/java-integers.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
 import { decimalExp, decimalLn, decimalLog10, decimalPrecision, decimalToBigInt } from './big-decimal-math.js';
 import type { NativeFunction } from './native-functions.js';
-
-const INT_MIN = -(2 ** 31);
-const INT_MAX = 2 ** 31 - 1;
-const LONG_MAX = 2n ** 63n - 1n;
-const LONG_MIN = -(2n ** 63n);
-
-/** Java's (int) cast of a double: NaN -> 0, saturating, truncating. */
-function javaInt(v: number): number {
-  if (Number.isNaN(v)) return 0;
-  return Math.max(INT_MIN, Math.min(INT_MAX, Math.trunc(v)));
-}
-
-/** Java's (long) cast of a double. */
-function javaLong(v: number): bigint {
-  if (Number.isNaN(v)) return 0n;
-  if (v >= 9.223372036854776e18) return LONG_MAX;
-  if (v <= -9.223372036854776e18) return LONG_MIN;
-  return BigInt(Math.trunc(v));
-}
 
 /** Java's Math.round(float) (an int) and Math.round(double) (a long): floor(x + 1/2), saturating, NaN -> 0. */
 function javaRound(v: number, toInt: boolean): number | bigint {
   if (Number.isNaN(v)) return toInt ? 0 : 0n;
   const r = Math.round(v);
-  return toInt ? javaInt(r) : javaLong(r);
-}
-
-function intBytes(bits: 8 | 16 | 32 | 64, v: bigint | number): Buffer {
-  const b = Buffer.allocUnsafe(bits / 8);
-  const x = BigInt.asIntN(bits, BigInt(v));
-  if (bits === 8) b.writeInt8(Number(x));
-  else if (bits === 16) b.writeInt16BE(Number(x));
-  else if (bits === 32) b.writeInt32BE(Number(x));
-  else b.writeBigInt64BE(x);
-  return b;
-}
-
-function readFixed(bits: 8 | 16 | 32 | 64, b: Buffer): bigint {
-  if (bits === 8) return BigInt(b.readInt8(0));
-  if (bits === 16) return BigInt(b.readInt16BE(0));
-  if (bits === 32) return BigInt(b.readInt32BE(0));
-  return b.readBigInt64BE(0);
+  return toInt ? javaIntCast(r) : javaLongCast(r);
 }
 
 function floatBytes(v: number): Buffer {
@@ -110,14 +75,14 @@ function mathCall(name: MathName, type: NativeTypeName): (a: Buffer) => Buffer {
       if (name === 'abs')
         return (a) => {
           // Math.abs of the minimum value is itself (the cast back wraps).
-          const x = readFixed(bits, a);
+          const x = readIntBytes(bits, a);
           return intBytes(bits, x < 0n ? -x : x);
         };
       const op = DOUBLE_OP[name];
       // (byte) / (short) / (int) casts go through int; (long) saturates to long.
       return (a) => {
-        const r = op(Number(readFixed(bits, a)));
-        return intBytes(bits, bits === 64 ? javaLong(r) : javaInt(r));
+        const r = op(Number(readIntBytes(bits, a)));
+        return intBytes(bits, bits === 64 ? javaLongCast(r) : BigInt(javaIntCast(r)));
       };
     }
     case 'float':

@@ -194,17 +194,8 @@ export interface FunctionReceiver {
   readonly type: CqlType;
 }
 
-/**
- * Resolves a function call in a term (FunctionCall.Raw.prepare) for the type receiving its result.
- * Pass the receiver with its name to get Cassandra's "cannot assign result" check.
- */
-export function resolveFunction(
-  name: string,
-  args: readonly Term[],
-  receiver: CqlType | FunctionReceiver | undefined,
-): NativeFunction {
-  const named = receiver && 'name' in receiver && 'type' in receiver ? (receiver as FunctionReceiver) : undefined;
-  const receiverType = named ? named.type : (receiver as CqlType | undefined);
+/** Resolves a function call in a term (FunctionCall.Raw.prepare) for what receives its result. */
+export function resolveFunction(name: string, args: readonly Term[], receiver: FunctionReceiver): NativeFunction {
   const lower = name.toLowerCase();
   const factory = functionFactory(lower);
   const f = factory
@@ -220,13 +211,13 @@ export function resolveFunction(
                 ? native(a.type)
                 : undefined,
         })),
-        receiverType,
+        receiver.type,
       )
-    : pickFunction(lower, functionOverloads(lower), args.map(termArg), receiverType);
+    : pickFunction(lower, functionOverloads(lower), args.map(termArg), receiver.type);
   if (!f) throw new InvalidRequest(`Unknown function ${lower} called`);
-  if (named && typeAssignability(f.returnType, named.type) === 'no') {
+  if (typeAssignability(f.returnType, receiver.type) === 'no') {
     throw new InvalidRequest(
-      `Type error: cannot assign result of function system.${f.name} (type ${cqlTypeToString(f.returnType)}) to ${named.name} (type ${cqlTypeToString(named.type)})`,
+      `Type error: cannot assign result of function system.${f.name} (type ${cqlTypeToString(f.returnType)}) to ${receiver.name} (type ${cqlTypeToString(receiver.type)})`,
     );
   }
   return f;
