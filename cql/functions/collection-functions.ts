@@ -3,6 +3,7 @@
 // (AggregateFcts): sum and avg keep the element type, avg of nothing is 0.
 
 import { type CqlType, native } from '../types/cql-type.js';
+import { intBytes } from '../types/java-integers.js';
 import { buildCollection, readCollectionElements, readMapEntries } from '../types/serialized-layout.js';
 import { compareValues } from '../types/value-comparator.js';
 import { numericAggregator } from './aggregate-functions.js';
@@ -32,12 +33,6 @@ function factory(
 
 function elementType(t: CqlType): CqlType {
   return t.kind === 'set' || t.kind === 'list' ? t.element : native('blob');
-}
-
-function int(v: number): Buffer {
-  const b = Buffer.allocUnsafe(4);
-  b.writeInt32BE(v);
-  return b;
 }
 
 function extreme(t: CqlType, max: boolean): (v: Buffer) => Buffer | null {
@@ -89,7 +84,7 @@ export const COLLECTION_FACTORIES: readonly FunctionFactory[] = [
   }),
   factory('collection_count', parameters.anyCollection(), () => ({
     returnType: native('int'),
-    call: (v) => int(v.length === 0 ? 0 : v.readInt32BE(0)),
+    call: (v) => intBytes(32, BigInt(v.length === 0 ? 0 : v.readInt32BE(0))),
   })),
   factory('collection_min', parameters.setOrList(), (t) => ({ returnType: elementType(t), call: extreme(t, false) })),
   factory('collection_max', parameters.setOrList(), (t) => ({ returnType: elementType(t), call: extreme(t, true) })),
