@@ -5,6 +5,7 @@
 // conditional statements), and the SCHEMA_CHANGE events a driver sees for tables and types.
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorOf, expectDriverError as expectError } from './support/driver-error.js';
 import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 import { longStr, Op, Reader, short, startupBody, WireClient } from './support/wire-client.js';
 
@@ -23,13 +24,6 @@ let client: cassandra.Client;
 let direct: cassandra.Client;
 const extraClients: cassandra.Client[] = [];
 
-interface DriverError extends Error {
-  code?: number;
-  consistencies?: number;
-  required?: number;
-  alive?: number;
-}
-
 async function q(query: string, params: unknown[] = [], options: cassandra.QueryOptions = {}) {
   return await client.execute(query, params, { prepare: params.length > 0, ...options });
 }
@@ -38,22 +32,7 @@ async function rows(query: string, params: unknown[] = [], options: cassandra.Qu
   return (await q(query, params, options)).rows.map((r) => ({ ...r }));
 }
 
-async function errorOf(promise: Promise<unknown>): Promise<DriverError> {
-  const err = (await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as DriverError | undefined;
-  expect(err, 'expected the request to fail').toBeInstanceOf(Error);
-  return err as DriverError;
-}
-
-/** Asserts the error code and Cassandra's exact message. */
-async function expectError(promise: Promise<unknown>, code: number, message: string): Promise<void> {
-  const err = await errorOf(promise);
-  expect({ code: err.code, message: err.message }).toEqual({ code, message });
-}
-
-function expectConfigError(promise: Promise<unknown>, message: string): Promise<void> {
+function expectConfigError(promise: Promise<unknown>, message: string) {
   return expectError(promise, CODE.config, message);
 }
 

@@ -5,6 +5,7 @@
 // resolution errors and the common SELECT restriction errors.
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDriverError as expectError } from './support/driver-error.js';
 import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 const { types } = cassandra;
@@ -37,21 +38,7 @@ async function column(query: string, c = 'c') {
   return (await rows(query)).map((r) => r[c]);
 }
 
-interface DriverError extends Error {
-  code?: number;
-}
-
 /** Expects the exact error: its code and the whole message (a RegExp for messages with variable parts). */
-async function expectError(promise: Promise<unknown>, code: number, message: string | RegExp) {
-  const err = (await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as DriverError | undefined;
-  expect(err, 'expected the statement to fail').toBeInstanceOf(Error);
-  expect(err?.code, `error code of: ${err?.message}`).toBe(code);
-  if (typeof message === 'string') expect(err?.message).toBe(message);
-  else expect(err?.message).toMatch(message);
-}
 
 const invalid = (query: string, message: string | RegExp, params: unknown[] = []) =>
   expectError(q(query, params), CODE.invalid, message);

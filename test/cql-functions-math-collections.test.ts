@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDriverError } from './support/driver-error.js';
 import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 const { types } = cassandra;
@@ -32,19 +33,8 @@ async function value(query: string) {
   return (await one(query)).c;
 }
 
-interface DriverError extends Error {
-  code?: number;
-}
-
 async function invalid(query: string, message: string | RegExp) {
-  const err = (await q(query).then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as DriverError | undefined;
-  expect(err, `expected ${query} to fail`).toBeInstanceOf(Error);
-  expect(err?.code, `error code of: ${err?.message}`).toBe(CODE.invalid);
-  if (typeof message === 'string') expect(err?.message).toBe(message);
-  else expect(err?.message).toMatch(message);
+  await expectDriverError(q(query), CODE.invalid, message, query);
 }
 
 const str = (v: unknown) => (v === null || v === undefined ? v : String(v));

@@ -5,6 +5,7 @@
 // SELECT DISTINCT (SelectStatement.RawStatement.getAggregationSpecFactory).
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDriverError as expectError } from './support/driver-error.js';
 import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
 
 const CODE = { invalid: 0x2200 } as const;
@@ -26,20 +27,7 @@ async function rows(query: string, params: unknown[] = [], options: cassandra.Qu
   return (await q(query, params, options)).rows;
 }
 
-interface DriverError extends Error {
-  code?: number;
-}
-
 /** Expects the exact error: its code and the whole message. */
-async function expectError(promise: Promise<unknown>, code: number, message: string) {
-  const err = (await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )) as DriverError | undefined;
-  expect(err, 'expected the statement to fail').toBeInstanceOf(Error);
-  expect(err?.code, `error code of: ${err?.message}`).toBe(code);
-  expect(err?.message).toBe(message);
-}
 
 const invalid = (query: string, message: string, params: unknown[] = [], options: cassandra.QueryOptions = {}) =>
   expectError(q(query, params, options), CODE.invalid, message);
