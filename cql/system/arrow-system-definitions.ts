@@ -52,12 +52,12 @@ export const ARROW_KEYSPACE_DEFINITION: SystemKeyspaceDefinition = {
     {
       name: 'use_row_path',
       comment: 'admin: reading it sends every SELECT to the row path',
-      cql: 'CREATE TABLE use_row_path (path text, columnar int, row int, declined int, encoded int, read_ahead int, continued int, PRIMARY KEY (path))',
+      cql: 'CREATE TABLE use_row_path (path text, columnar int, row int, declined int, encoded int, read_ahead int, read_ahead_prepared int, continued int, PRIMARY KEY (path))',
     },
     {
       name: 'use_auto_path',
       comment: 'admin: reading it lets the planner choose the columnar path again',
-      cql: 'CREATE TABLE use_auto_path (path text, columnar int, row int, declined int, encoded int, read_ahead int, continued int, PRIMARY KEY (path))',
+      cql: 'CREATE TABLE use_auto_path (path text, columnar int, row int, declined int, encoded int, read_ahead int, read_ahead_prepared int, continued int, PRIMARY KEY (path))',
     },
   ],
 };

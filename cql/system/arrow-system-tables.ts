@@ -39,8 +39,16 @@ function twinnedTables(catalog: SchemaCatalog, storage: StorageEngine): Twinned[
 
 function pathRow(): RowObject[] {
   // encoded: scan pages written straight from Arrow columns; read_ahead: pages answered from a prepared next page;
-  // continued: pages that continued the previous page's scan state.
-  return [{ path: columnarPath(), ...pathStats, read_ahead: readAheadStats.used, continued: readAheadStats.continued }];
+  // read_ahead_prepared: next pages prepared; continued: pages that continued the previous page's scan state.
+  return [
+    {
+      path: columnarPath(),
+      ...pathStats,
+      read_ahead: readAheadStats.used,
+      read_ahead_prepared: readAheadStats.prepared,
+      continued: readAheadStats.continued,
+    },
+  ];
 }
 
 /** Registers the row sources of system_arrow's tables. */
