@@ -388,6 +388,16 @@ describe('large pages', () => {
 describe('read-ahead of the next page', () => {
   const cql = 'SELECT k, t, i FROM ks.every';
 
+  /** Waits for the server to prepare one next page after `prepared0` were (it does so after a response is sent). */
+  async function preparedSince(prepared0: number): Promise<void> {
+    let prepared = prepared0;
+    for (let wait = 0; wait < 50 && prepared === prepared0; wait++) {
+      await new Promise((ok) => setTimeout(ok, 10));
+      prepared = (await admin('use_auto_path'))!.get('read_ahead_prepared') as number;
+    }
+    expect(prepared).toBe(prepared0 + 1);
+  }
+
   it('answers the next request from the prepared page, identical to the row path', async () => {
     await onPath('auto');
     // A prepared page is for the second it was computed in (TTLs) and the twin version it saw: start early in a
@@ -402,12 +412,7 @@ describe('read-ahead of the next page', () => {
       while (Date.now() % 1000 > 300) await new Promise((ok) => setTimeout(ok, 20));
       const from = Math.floor(Date.now() / 1000);
       const a = await rawPage(cql, [], 10, null);
-      let prepared = prepared0;
-      for (let wait = 0; wait < 50 && prepared === prepared0; wait++) {
-        await new Promise((ok) => setTimeout(ok, 10));
-        prepared = (await admin('use_auto_path'))!.get('read_ahead_prepared') as number;
-      }
-      expect(prepared).toBe(prepared0 + 1);
+      await preparedSince(prepared0);
       const b = await rawPage(cql, [], 10, a.pagingState);
       if (Math.floor(Date.now() / 1000) !== from) continue;
       expect((await admin('use_auto_path'))!.get('read_ahead') as number).toBe(used0 + 1);
@@ -424,8 +429,9 @@ describe('read-ahead of the next page', () => {
 
   it('is not used after a write to the table: the page shows the write', async () => {
     await onPath('auto');
+    const prepared0 = (await admin('use_auto_path'))!.get('read_ahead_prepared') as number;
     const first = await rawPage(cql, [], 10, null);
-    await new Promise((ok) => setTimeout(ok, 100)); // the next page is prepared by now
+    await preparedSince(prepared0);
     const used0 = (await admin('use_auto_path'))!.get('read_ahead') as number;
     // The first key of the next page, from the row path (which leaves prepared pages alone).
     await onPath('row');

@@ -131,13 +131,20 @@ describe('NativeServer', () => {
     const chunks: Buffer[] = [];
     socket.on('data', (d) => chunks.push(d));
     await new Promise((r) => socket.once('connect', r));
+    // Waits for the first answer, then a little longer for any further chunk (a loaded machine must not fail it).
+    const answered = async () => {
+      for (const until = Date.now() + 5000; chunks.length === 0 && Date.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    };
     socket.write(frameBytes(4, 0, Op.STARTUP, startupBody()));
-    await new Promise((r) => setTimeout(r, 50));
+    await answered();
     chunks.length = 0;
     socket.write(
       Buffer.concat(Array.from({ length: 20 }, (_, i) => frameBytes(4, i + 1, Op.QUERY, queryBody(4, `q${i}`)))),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await answered();
     expect(chunks.length).toBe(1);
     let at = 0;
     let frames = 0;
@@ -155,7 +162,9 @@ describe('NativeServer', () => {
     const s = await start(handler, { limits: { maxInFlightPerConnection: 2 } });
     const c = await session(s);
     c.write(Buffer.concat([1, 2, 3].map((i) => frameBytes(4, i, Op.QUERY, queryBody(4, `hold ${i}`)))));
-    await new Promise((r) => setTimeout(r, 50));
+    for (const until = Date.now() + 5000; handler.calls.length < 3 && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     expect(handler.calls.length).toBe(3);
     c.send(4, 4, Op.QUERY, queryBody(4, 'after'));
     await new Promise((r) => setTimeout(r, 100));
