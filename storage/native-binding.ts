@@ -79,6 +79,7 @@ interface Addon {
   kahanSumF64(values: Float64Array, out: Float64Array): void;
   filterCompareF64(values: Float64Array, words: number, op: number, constant: number, out: Int32Array): void;
   setIdleScheduling(tid: number): number;
+  setNormalScheduling(tid: number): number;
   populateLater(bytes: Buffer, idleThread: boolean): void;
   layoutVersion: number;
 }
@@ -141,6 +142,16 @@ export function idleScheduling(tid: number): boolean {
   try {
     const a = loadAddon();
     return typeof a.setIdleScheduling === 'function' && a.setIdleScheduling(tid) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Puts thread `tid` of this process back under SCHED_OTHER; false if that failed (e.g. not privileged). */
+export function normalScheduling(tid: number): boolean {
+  try {
+    const a = loadAddon();
+    return typeof a.setNormalScheduling === 'function' && a.setNormalScheduling(tid) === 0;
   } catch {
     return false;
   }

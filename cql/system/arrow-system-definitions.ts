@@ -59,5 +59,10 @@ export const ARROW_KEYSPACE_DEFINITION: SystemKeyspaceDefinition = {
       comment: 'admin: reading it lets the planner choose the columnar path again',
       cql: 'CREATE TABLE use_auto_path (path text, columnar int, row int, declined int, encoded int, read_ahead int, read_ahead_prepared int, continued int, PRIMARY KEY (path))',
     },
+    {
+      name: 'flush_thread',
+      comment: 'the flush thread: running, lifted out of SCHED_IDLE now, and how often it was',
+      cql: 'CREATE TABLE flush_thread (name text, running boolean, lifted boolean, lifts int, PRIMARY KEY (name))',
+    },
   ],
 };

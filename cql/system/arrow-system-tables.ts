@@ -3,11 +3,12 @@
 // `(token_id, ts, arrow_addr, arrow_size)` with their counts. Admin commands are tables too (the keyspace is
 // read-only): reading `flush_now` / `compact_now` flushes / compacts every twin and returns what was done,
 // `consistency` checks every twin against its row store, and `use_row_path` / `use_auto_path` switch the
-// SELECT path for the differential test and the benchmark.
+// SELECT path for the differential test and the benchmark; `flush_thread` shows the flush thread's scheduling.
 
 import type { StorageEngine } from '../../storage/storage-engine.js';
 import { tokenOfMapKey } from '../../storage/table-layout.js';
 import type { TableStore } from '../../storage/table-store.js';
+import { FlushThreadClient, flushThreadLifts } from '../../storage/twin/flush-thread-client.js';
 import { checkTwin } from '../../storage/twin/twin-check.js';
 import { splitTwinKey } from '../../storage/twin/twin-keys.js';
 import { columnarPath, setColumnarPath } from '../columnar/columnar-mode.js';
@@ -146,4 +147,7 @@ export function registerArrowSystemTables(rows: SystemRows, catalog: SchemaCatal
     setColumnarPath('auto');
     return pathRow();
   });
+  rows.register(ARROW_KEYSPACE, 'flush_thread', () => [
+    { name: 'flush', ...FlushThreadClient.status(), lifts: flushThreadLifts.count },
+  ]);
 }

@@ -572,6 +572,16 @@ Napi::Value SetIdleScheduling(const Napi::CallbackInfo& info) {
   return Napi::Number::New(env, setIdleScheduling(info[0].As<Napi::Number>().Int32Value()));
 }
 
+// setNormalScheduling(tid): 0, or the errno of sched_setscheduler.
+Napi::Value SetNormalScheduling(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) {
+    Napi::TypeError::New(env, "setNormalScheduling(tid)").ThrowAsJavaScriptException();
+    return env.Undefined();
+  }
+  return Napi::Number::New(env, setNormalScheduling(info[0].As<Napi::Number>().Int32Value()));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("NativePool", PoolWrap::Define(env));
@@ -581,6 +591,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("kahanSumF64", Napi::Function::New(env, KahanSumF64));
   exports.Set("filterCompareF64", Napi::Function::New(env, FilterCompareF64));
   exports.Set("setIdleScheduling", Napi::Function::New(env, SetIdleScheduling));
+  exports.Set("setNormalScheduling", Napi::Function::New(env, SetNormalScheduling));
   exports.Set("populateLater", Napi::Function::New(env, PopulateLater));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},

@@ -24,6 +24,12 @@ int setIdleScheduling(int tid) {
 #endif
 }
 
+int setNormalScheduling(int tid) {
+  sched_param p{};
+  p.sched_priority = 0;
+  return sched_setscheduler(tid, SCHED_OTHER, &p) == 0 ? 0 : errno;
+}
+
 int setIdleSchedulingOfThisThread() { return setIdleScheduling(static_cast<int>(syscall(SYS_gettid))); }
 
 }  // namespace pmemcql

@@ -2,11 +2,18 @@
 // flush that uses it, shared by every table. Jobs go out as messages (slices moved, not copied); answers are
 // polled from a port (`take`, from the flush's paced steps) or waited for synchronously (`wait`: an admin flush
 // runs its steps to the end in one call, so no event-loop turn could deliver a message).
+//
+// The thread runs under SCHED_IDLE, so on cores kept busy by other processes it gets almost no CPU (a SCHED_IDLE
+// task weighs 3 against a normal one's 1024). Where that would starve the server, the thread is lifted back to
+// SCHED_OTHER until it answers: while the event loop blocks on it (`wait`: priority inheritance), and once a job's
+// answer is overdue by LIFT_AFTER_MS (a flush that falls that far behind lets the buffer grow). Leaving SCHED_IDLE
+// needs CAP_SYS_NICE (or a RLIMIT_NICE allowing it); where it is refused the thread stays as it is.
 
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { idleScheduling, normalScheduling } from '../native-binding.js';
 import type { FlushSlice } from './flush-input.js';
 import type { FlushThreadData, FromFlushThread, ToFlushThread } from './flush-thread.js';
 import type { SortedOffsets } from './flush-view.js';
@@ -15,9 +22,14 @@ import type { AssembledSegment, AssemblerSetup } from './segment-assembler.js';
 
 /** A synchronous wait gives up after this long (the thread died, or is stuck). */
 const WAIT_LIMIT_MS = 120_000;
+/** A job whose answer is this late lifts the thread out of SCHED_IDLE (see above). */
+const LIFT_AFTER_MS = 1_000;
 const THREAD_FILE = 'storage/twin/flush-thread.js';
 
 export class FlushThreadError extends Error {}
+
+/** How often the thread was lifted out of SCHED_IDLE (tests, metrics). */
+export const flushThreadLifts = { count: 0 };
 
 export class FlushThreadClient {
   private readonly worker: Worker;
@@ -25,13 +37,19 @@ export class FlushThreadClient {
   private readonly signal: Int32Array;
   private nextJob = 1;
   private readonly answers = new Map<number, AssembledSegment | SortedOffsets | FlushThreadError>();
-  private readonly open = new Set<number>();
+  /** Open jobs, with the time their answer became due (Infinity until an assembly has all its rows). */
+  private readonly open = new Map<number, number>();
+  /** The thread is out of SCHED_IDLE now; `liftRefused`: the system does not allow it (tried once). */
+  private lifted = false;
+  private liftRefused = false;
+  /** A synchronous wait is under way. */
+  private waiting = false;
   /** Set when the thread exits or fails: every open job fails, and `shared` starts another thread. */
   dead = false;
 
   private constructor(file: string, nice: number, idle: boolean) {
     const { port1, port2 } = new MessageChannel();
-    const shared = new SharedArrayBuffer(4);
+    const shared = new SharedArrayBuffer(8);
     this.signal = new Int32Array(shared);
     this.port = port1;
     const data: FlushThreadData = { port: port2, signal: shared, nice, idle };
@@ -40,7 +58,7 @@ export class FlushThreadClient {
     this.worker.unref();
     const died = (why: string) => {
       this.dead = true;
-      for (const job of this.open) this.answers.set(job, new FlushThreadError(why));
+      for (const job of this.open.keys()) this.answers.set(job, new FlushThreadError(why));
     };
     this.worker.on('error', (e) => died(`flush thread failed: ${e.message}`));
     this.worker.on('exit', (code) => died(`flush thread exited (code ${code})`));
@@ -61,10 +79,16 @@ export class FlushThreadClient {
     return FlushThreadClient.current;
   }
 
+  /** Whether the process's flush thread runs, and whether it is lifted out of SCHED_IDLE now. */
+  static status(): { running: boolean; lifted: boolean } {
+    const c = FlushThreadClient.current;
+    return { running: !!c && !c.dead, lifted: !!c && !c.dead && c.lifted };
+  }
+
   /** Sorts `records` (in the arena, oldest first) into a flush's view; the answer is SortedOffsets. */
   sort(records: readonly Buffer[]): number {
     const job = this.nextJob++;
-    this.open.add(job);
+    this.open.set(job, performance.now());
     const at = new Float64Array(records.length * 3);
     const slabs = new SlabNames();
     records.forEach((r, i) => {
@@ -79,7 +103,7 @@ export class FlushThreadClient {
   /** Assembles a segment from the slices sent next (`rows`, then `end`); the answer is an AssembledSegment. */
   begin(setup: AssemblerSetup): number {
     const job = this.nextJob++;
-    this.open.add(job);
+    this.open.set(job, Number.POSITIVE_INFINITY);
     this.send({ type: 'begin', job, setup });
     return job;
   }
@@ -91,37 +115,74 @@ export class FlushThreadClient {
 
   end(job: number): void {
     this.send({ type: 'end', job });
+    if (this.open.has(job)) this.open.set(job, performance.now());
   }
 
   cancel(job: number): void {
     if (!this.open.delete(job)) return;
     this.answers.delete(job);
     if (!this.dead) this.send({ type: 'cancel', job });
+    this.schedule();
   }
 
   /** The job's answer if the thread has given it (throws what the thread reported). */
   take<T extends AssembledSegment | SortedOffsets>(job: number): T | undefined {
     this.receive();
     const a = this.answers.get(job);
-    if (!a) return undefined;
+    if (!a) {
+      this.schedule();
+      return undefined;
+    }
     this.answers.delete(job);
     this.open.delete(job);
+    this.schedule();
     if (a instanceof FlushThreadError) throw a;
     return a as T;
   }
 
-  /** Blocks until the job's answer arrives. */
+  /** Blocks until the job's answer arrives (the thread out of SCHED_IDLE meanwhile). */
   wait<T extends AssembledSegment | SortedOffsets>(job: number): T {
     const until = performance.now() + WAIT_LIMIT_MS;
-    for (;;) {
-      const seen = Atomics.load(this.signal, 0);
-      const a = this.take<T>(job);
-      if (a) return a;
-      if (this.dead && !this.answers.has(job)) throw new FlushThreadError('flush thread is gone');
-      const left = until - performance.now();
-      if (left <= 0) throw new FlushThreadError(`flush thread did not answer within ${WAIT_LIMIT_MS} ms`);
-      Atomics.wait(this.signal, 0, seen, Math.min(left, 100));
+    this.waiting = true;
+    try {
+      for (;;) {
+        const seen = Atomics.load(this.signal, 0);
+        const a = this.take<T>(job);
+        if (a) return a;
+        if (this.dead && !this.answers.has(job)) throw new FlushThreadError('flush thread is gone');
+        const left = until - performance.now();
+        if (left <= 0) throw new FlushThreadError(`flush thread did not answer within ${WAIT_LIMIT_MS} ms`);
+        Atomics.wait(this.signal, 0, seen, Math.min(left, 100));
+      }
+    } finally {
+      this.waiting = false;
+      this.schedule();
     }
+  }
+
+  /** Lifts the thread out of SCHED_IDLE while the event loop waits on it or an answer is overdue; else puts it back. */
+  private schedule(): void {
+    const tid = Atomics.load(this.signal, 1);
+    if (tid === 0 || this.dead) return; // not under SCHED_IDLE (or not running yet)
+    let lift = this.waiting;
+    if (!lift && !this.liftRefused) {
+      const overdue = performance.now() - LIFT_AFTER_MS;
+      for (const [job, due] of this.open) {
+        if (due <= overdue && !this.answers.has(job)) {
+          lift = true;
+          break;
+        }
+      }
+    }
+    if (lift === this.lifted || (lift && this.liftRefused)) return;
+    if (lift) {
+      if (!normalScheduling(tid)) {
+        this.liftRefused = true;
+        return;
+      }
+      flushThreadLifts.count++;
+    } else idleScheduling(tid);
+    this.lifted = lift;
   }
 
   private receive(): void {

@@ -28,7 +28,10 @@ export type FromFlushThread =
 
 export interface FlushThreadData {
   readonly port: MessagePort;
-  /** Int32 counter bumped after every answer. */
+  /**
+   * Two Int32s: [0] a counter bumped after every answer; [1] this thread's id once it runs under SCHED_IDLE (0
+   * otherwise), for the main thread to lift it out while it waits on it (flush-thread-client.ts).
+   */
   readonly signal: SharedArrayBuffer;
   /** Scheduling priority of this thread (nice value; 0: the process's). */
   readonly nice: number;
@@ -41,7 +44,7 @@ const READ_ALL = Number.MAX_SAFE_INTEGER;
 function run(data: FlushThreadData): void {
   const { port } = data;
   const signal = new Int32Array(data.signal);
-  lowerPriority(data.nice, data.idle);
+  Atomics.store(signal, 1, lowerPriority(data.nice, data.idle));
   const jobs = new Map<number, SegmentAssembler>();
   const answer = (msg: FromFlushThread, transfer: ArrayBuffer[] = []): void => {
     port.postMessage(msg, transfer);
@@ -127,17 +130,19 @@ function transferables(r: AssembledSegment): ArrayBuffer[] {
 /**
  * Linux schedules threads as tasks: the thread's own id takes a policy and a nice value of its own. SCHED_IDLE
  * (the default) lets a woken event loop take this thread's CPU at once, where nice 10 left it queued behind a
- * client process on the other CPU (docs/benchmarks.md, session 9).
+ * client process on the other CPU (docs/benchmarks.md, session 9). Returns the thread's id when it is under
+ * SCHED_IDLE, else 0.
  */
-function lowerPriority(nice: number, idle: boolean): void {
+function lowerPriority(nice: number, idle: boolean): number {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (!Number.isInteger(tid)) return;
-    if (idle && idleScheduling(tid)) return;
+    if (!Number.isInteger(tid)) return 0;
+    if (idle && idleScheduling(tid)) return tid;
     if (nice !== 0) setPriority(tid, nice);
   } catch {
     // Not Linux, or not allowed: the thread runs at the process's priority.
   }
+  return 0;
 }
 
 if (workerData && (workerData as Partial<FlushThreadData>).port) run(workerData as FlushThreadData);
