@@ -1,7 +1,7 @@
 // The QueryHandler server/ calls: parses, prepares (with a cache of prepared statements keyed
 // by Cassandra's statement ids) and executes statements.
 
-import { InvalidRequest, Unprepared } from './errors.js';
+import { InvalidRequest, ProtocolError, Unprepared } from './errors.js';
 import { checkConsistency, consistencyName } from './execution/consistency-check.js';
 import type { CqlStatement, ExecutionContext } from './execution/cql-statement.js';
 import { isFullyQualified, preparedStatementId, resultMetadataId } from './execution/prepared-ids.js';
@@ -88,6 +88,7 @@ export class CqlQueryHandler implements QueryHandler {
   }
 
   query(state: ClientState, cql: string, options: QueryOptions): ResultMessage | Promise<ResultMessage> {
+    checkPageSize(options);
     return this.run(this.simpleEntry(cql, options.keyspace ?? state.keyspace), state, options, undefined);
   }
 
@@ -125,7 +126,9 @@ export class CqlQueryHandler implements QueryHandler {
     clientMetadataId: Buffer | undefined,
     options: QueryOptions,
   ): ResultMessage | Promise<ResultMessage> {
-    return this.run(this.preparedEntry(id), state, options, clientMetadataId);
+    const entry = this.preparedEntry(id); // UNPREPARED comes first, as in Cassandra's ExecuteMessage
+    checkPageSize(options);
+    return this.run(entry, state, options, clientMetadataId);
   }
 
   /** The prepared statement `id`, checked against the current schema (or Unprepared). */
@@ -298,6 +301,11 @@ export class CqlQueryHandler implements QueryHandler {
 
 /** What Cassandra evicts when its table changes (the others are rebuilt in place). */
 const DATA_STATEMENTS = new Set<Statement['kind']>(['select', 'insert', 'insertJson', 'update', 'delete', 'batch']);
+
+/** Page size 0 is refused as in Cassandra's QueryMessage / ExecuteMessage (a negative one means unpaged). */
+function checkPageSize(options: QueryOptions): void {
+  if (options.pageSize === 0) throw new ProtocolError('The page size cannot be 0');
+}
 
 function notFound(id: Buffer): Unprepared {
   return new Unprepared(

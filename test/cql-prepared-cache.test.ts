@@ -407,6 +407,37 @@ describe('UNPREPARED', () => {
     }
   });
 
+  it('page size 0 is a PROTOCOL_ERROR for QUERY and EXECUTE (after UNPREPARED); a negative one means unpaged', async () => {
+    await withConn(4, undefined, async (c) => {
+      await c.query(`CREATE KEYSPACE IF NOT EXISTS pz WITH replication = ${REPLICATION}`);
+      await c.query('CREATE TABLE IF NOT EXISTS pz.t (k int, c int, PRIMARY KEY (k, c))');
+      for (let i = 0; i < 3; i++) await c.query(`INSERT INTO pz.t (k, c) VALUES (1, ${i})`);
+      // <consistency ONE><flags: page size><page size>
+      const withPageSize = (n: number) => Buffer.concat([short(1), Buffer.from([0x04]), int(n)]);
+      const query = (cql: string, n: number) => c.request(Op.QUERY, Buffer.concat([longStr(cql), withPageSize(n)]));
+      expect(readError(await query('SELECT * FROM pz.t', 0))).toEqual({
+        code: 0x000a,
+        message: 'The page size cannot be 0',
+        id: undefined,
+      });
+      // Checked before parsing, as Cassandra's QueryMessage.
+      expect(readError(await query('SELEKT nothing', 0)).code).toBe(0x000a);
+      expect(readRows(await query('SELECT * FROM pz.t', -1)).rows).toHaveLength(3);
+      const { id } = await c.prepare('SELECT * FROM pz.t');
+      const execute = (statement: Buffer, n: number) =>
+        c.request(Op.EXECUTE, Buffer.concat([shortBytes(statement), withPageSize(n)]));
+      expect(readError(await execute(id, 0))).toEqual({
+        code: 0x000a,
+        message: 'The page size cannot be 0',
+        id: undefined,
+      });
+      expect(readRows(await execute(id, -5)).rows).toHaveLength(3);
+      expect(readError(await execute(md5('never prepared either'), 0)).code).toBe(0x2500);
+      // The connection is still usable.
+      expect(readRows(await execute(id, 2)).rows).toHaveLength(2);
+    });
+  });
+
   it('beyond MAX_PREPARED statements the least recently used is evicted: its EXECUTE is 0x2500', async () => {
     await withConn(4, undefined, async (c) => {
       const cold = await c.prepare('SELECT v FROM pc.t WHERE k = ? /* cold */');
