@@ -615,6 +615,23 @@ describe('scalar functions over aggregates', () => {
     expect(await value(`SELECT ${KS}.twice(max(v)) AS c FROM ${KS}.ts WHERE k = 1`)).toBe(18);
   });
 
+  it('operators, CAST and toJson over aggregates; a plain column in them takes the first row, as Cassandra', async () => {
+    const r = await one(
+      `SELECT max(v) + 1 AS a, sum(v) / count(*) AS b, -max(v) AS c, CAST(max(v) AS text) AS d, toJson(min(v)) AS e,
+         max(v) + c AS f FROM ${KS}.ts WHERE k = 1`,
+    );
+    expect({ ...r, b: str(r.b) }).toEqual({ a: 10, b: '4', c: -9, d: '9', e: '5', f: 10 });
+    const named = await q(`SELECT max(v) + 1, -min(v) FROM ${KS}.ts WHERE k = 1`);
+    expect(named.columns.map((c) => c.name)).toEqual(['system.max(v) + 1', '-system.min(v)']);
+    expect(await value(`SELECT max(v) * 2 AS c FROM ${KS}.ts WHERE k = 42`)).toBeNull();
+    for (const nested of ['max(max(v))', 'count(min(v))', 'sum(max(v) + 1)']) {
+      await invalid(
+        `SELECT ${nested} FROM ${KS}.ts WHERE k = 1`,
+        'aggregate functions cannot be used as arguments of aggregate functions',
+      );
+    }
+  });
+
   it('the result column is named after the nested call', async () => {
     const r = await q(`SELECT intasblob(max(v)) FROM ${KS}.ts WHERE k = 1`);
     expect(r.columns[0]!.name).toBe('system.intasblob(system.max(v))');

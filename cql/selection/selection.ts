@@ -258,7 +258,7 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     }
     case 'cast': {
       const inner = compileSelectable(scope, s.arg);
-      if (inner.type.kind !== 'native' || inner.aggregate) break;
+      if (inner.type.kind !== 'native') break;
       // A cast to the value's own type is ignored, name included (Selectable.WithCast).
       if (inner.type.name === s.type) return { ...inner, name: inner.name ?? defaultName(s.arg) };
       const argType = inner.type;
@@ -273,7 +273,7 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
         const what = first === undefined ? defaultName(s.arg) : table.columns[first]!.name;
         throw new InvalidRequest(`${what} cannot be cast to ${s.type}`);
       }
-      return { type: f.returnType, columns: inner.columns, value: (row) => f.call([inner.value!(row)]) };
+      return applyScalar(f.returnType, [inner], ([v]) => f.call([v ?? null]));
     }
     case 'function': {
       const name = s.name.toLowerCase();
@@ -284,16 +284,9 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       if (name === 'token') return compileToken(table, s.args);
       if (name === 'tojson' && s.args.length === 1) {
         const inner = compileSelectable(scope, s.args[0]!);
-        if (!inner.aggregate) {
-          return {
-            type: native('text'),
-            columns: inner.columns,
-            value: (row) => {
-              const v = inner.value!(row);
-              return Buffer.from(v === null ? 'null' : toJsonValue(inner.type, v), 'utf8');
-            },
-          };
-        }
+        return applyScalar(native('text'), [inner], ([v]) =>
+          Buffer.from(v == null ? 'null' : toJsonValue(inner.type, v), 'utf8'),
+        );
       }
       const sim = similarityFunctionOf(name);
       if (sim) return compileSimilarity(scope, sim, name, s.args);
@@ -316,15 +309,15 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
         return call;
       }
       const args = s.args.map((a) => compileSelectable(scope, a));
-      const overAggregates = args.some((a) => a.aggregate);
-      const uda = overAggregates
-        ? undefined
-        : scope.functions?.aggregate(
-            s.keyspace,
-            name,
-            args.map((a) => a.type),
-          );
-      if (uda) return compileUserAggregate(uda, args);
+      const uda = scope.functions?.aggregate(
+        s.keyspace,
+        name,
+        args.map((a) => a.type),
+      );
+      if (uda) {
+        if (args.some((a) => a.aggregate)) throw new InvalidRequest(NESTED_AGGREGATE);
+        return compileUserAggregate(uda, args);
+      }
       const call = compileUserFunction(scope, s.keyspace, name, args);
       if (!call) break;
       return call;
@@ -334,24 +327,20 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       return compileConstant(s);
     case 'negate': {
       const inner = compileSelectable(scope, s.arg);
-      if (!isNumeric(inner.type) || inner.aggregate) break;
+      if (!isNumeric(inner.type)) break;
       const zero = Buffer.alloc(inner.type.name === 'float' ? 4 : inner.type.name === 'double' ? 8 : 1);
-      return {
-        type: inner.type,
-        columns: inner.columns,
-        value: (row) => applyArithmetic('-', native('tinyint'), zero, inner.type, inner.value!(row), inner.type),
-      };
+      return applyScalar(inner.type, [inner], ([v]) =>
+        applyArithmetic('-', native('tinyint'), zero, inner.type, v ?? null, inner.type),
+      );
     }
     case 'binary': {
+      // Cassandra's operators are functions (_add, ...): over aggregates too (`max(v) + 1`, `sum(v) / count(*)`).
       const left = compileSelectable(scope, s.left);
       const right = compileSelectable(scope, s.right);
-      if (left.aggregate || right.aggregate) break;
       const type = arithmeticType(left.type, right.type);
-      return {
-        type,
-        columns: [...left.columns, ...right.columns],
-        value: (row) => applyArithmetic(s.op, left.type, left.value!(row), right.type, right.value!(row), type),
-      };
+      return applyScalar(type, [left, right], ([l, r]) =>
+        applyArithmetic(s.op, left.type, l ?? null, right.type, r ?? null, type),
+      );
     }
     default:
       break;
@@ -423,11 +412,20 @@ function compileToken(table: TableMetadata, args: readonly Selectable[]): Compil
   };
 }
 
+/** An aggregate's argument, which must not aggregate itself (AbstractFunctionSelector.newFactory). */
+function aggregateArgument(scope: SelectionScope, arg: Selectable): Compiled {
+  const inner = compileSelectable(scope, arg);
+  if (inner.aggregate) throw new InvalidRequest(NESTED_AGGREGATE);
+  return inner;
+}
+
+const NESTED_AGGREGATE = 'aggregate functions cannot be used as arguments of aggregate functions';
+
 function compileAggregate(scope: SelectionScope, name: string, arg: Selectable): Compiled {
   if (name === 'count') {
     // count(1), count(*)-like literal, or count(column): counts rows where the value is not null.
     if (arg.kind === 'term') return compileSelectable(scope, { kind: 'countRows', pos: arg.pos });
-    const inner = compileSelectable(scope, arg);
+    const inner = aggregateArgument(scope, arg);
     return {
       type: native('bigint'),
       columns: inner.columns,
@@ -442,7 +440,7 @@ function compileAggregate(scope: SelectionScope, name: string, arg: Selectable):
       },
     };
   }
-  const inner = compileSelectable(scope, arg);
+  const inner = aggregateArgument(scope, arg);
   if (name === 'sum' || name === 'avg') {
     const op = name;
     numericAggregator(op, inner.type); // validates the argument type at prepare time
@@ -667,7 +665,7 @@ function applyScalar(type: CqlType, args: readonly Compiled[], call: (values: (B
       value: (row: SelectedRow) => call(args.map((a) => a.value!(row))),
     } satisfies Compiled;
   }
-  if (args.some((a) => !a.aggregate && a.columns.length > 0)) return undefined;
+  // Over aggregates, a plain argument takes its value from the first row (Cassandra's SimpleSelector keeps the first).
   return {
     type,
     columns,
