@@ -7,7 +7,7 @@
 // at the server's priority. Measurements: docs/benchmarks.md, session 9.
 
 import { readdirSync } from 'node:fs';
-import { idleScheduling } from '../storage/native-binding.js';
+import { threadScheduling } from '../storage/native-binding.js';
 
 export interface IdledThreads {
   /** Threads besides the event loop. */
@@ -27,7 +27,7 @@ export function idleBackgroundThreads(): IdledThreads {
   let idled = 0;
   for (const t of tasks) {
     const tid = Number(t);
-    if (tid !== process.pid && idleScheduling(tid)) idled++;
+    if (tid !== process.pid && threadScheduling(tid, true)) idled++;
   }
   return { threads: tasks.length - 1, idled };
 }

@@ -78,8 +78,7 @@ interface Addon {
   enableJournalSync(): boolean;
   kahanSumF64(values: Float64Array, out: Float64Array): void;
   filterCompareF64(values: Float64Array, words: number, op: number, constant: number, out: Int32Array): void;
-  setIdleScheduling(tid: number): number;
-  setNormalScheduling(tid: number): number;
+  setThreadScheduling(tid: number, idle: boolean): number;
   populateLater(bytes: Buffer, idleThread: boolean): void;
   layoutVersion: number;
 }
@@ -137,21 +136,14 @@ function loadAddon(): Addon {
   return addon;
 }
 
-/** Puts thread `tid` of this process under SCHED_IDLE (native/src/thread-scheduling.cc); false if that failed. */
-export function idleScheduling(tid: number): boolean {
+/**
+ * Puts thread `tid` of this process under SCHED_IDLE (`idle`), or back under SCHED_OTHER (native/src/
+ * thread-scheduling.cc); false if that failed (leaving SCHED_IDLE needs CAP_SYS_NICE).
+ */
+export function threadScheduling(tid: number, idle: boolean): boolean {
   try {
     const a = loadAddon();
-    return typeof a.setIdleScheduling === 'function' && a.setIdleScheduling(tid) === 0;
-  } catch {
-    return false;
-  }
-}
-
-/** Puts thread `tid` of this process back under SCHED_OTHER; false if that failed (e.g. not privileged). */
-export function normalScheduling(tid: number): boolean {
-  try {
-    const a = loadAddon();
-    return typeof a.setNormalScheduling === 'function' && a.setNormalScheduling(tid) === 0;
+    return typeof a.setThreadScheduling === 'function' && a.setThreadScheduling(tid, idle) === 0;
   } catch {
     return false;
   }

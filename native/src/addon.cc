@@ -562,24 +562,15 @@ Napi::Value PopulateLater(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// setIdleScheduling(tid): 0, or the errno of sched_setscheduler.
-Napi::Value SetIdleScheduling(const Napi::CallbackInfo& info) {
+// setThreadScheduling(tid, idle): SCHED_IDLE when `idle`, else SCHED_OTHER; 0, or the errno of sched_setscheduler.
+Napi::Value SetThreadScheduling(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsNumber()) {
-    Napi::TypeError::New(env, "setIdleScheduling(tid)").ThrowAsJavaScriptException();
+  if (info.Length() < 2 || !info[0].IsNumber() || !info[1].IsBoolean()) {
+    Napi::TypeError::New(env, "setThreadScheduling(tid, idle)").ThrowAsJavaScriptException();
     return env.Undefined();
   }
-  return Napi::Number::New(env, setIdleScheduling(info[0].As<Napi::Number>().Int32Value()));
-}
-
-// setNormalScheduling(tid): 0, or the errno of sched_setscheduler.
-Napi::Value SetNormalScheduling(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsNumber()) {
-    Napi::TypeError::New(env, "setNormalScheduling(tid)").ThrowAsJavaScriptException();
-    return env.Undefined();
-  }
-  return Napi::Number::New(env, setNormalScheduling(info[0].As<Napi::Number>().Int32Value()));
+  int tid = info[0].As<Napi::Number>().Int32Value();
+  return Napi::Number::New(env, info[1].As<Napi::Boolean>().Value() ? setIdleScheduling(tid) : setNormalScheduling(tid));
 }
 
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -590,8 +581,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("enableJournalSync", Napi::Function::New(env, EnableJournalSync));
   exports.Set("kahanSumF64", Napi::Function::New(env, KahanSumF64));
   exports.Set("filterCompareF64", Napi::Function::New(env, FilterCompareF64));
-  exports.Set("setIdleScheduling", Napi::Function::New(env, SetIdleScheduling));
-  exports.Set("setNormalScheduling", Napi::Function::New(env, SetNormalScheduling));
+  exports.Set("setThreadScheduling", Napi::Function::New(env, SetThreadScheduling));
   exports.Set("populateLater", Napi::Function::New(env, PopulateLater));
   const std::pair<const char*, napi_callback> fast[] = {
       {"get", PoolWrap::FastGet}, {"getChild", PoolWrap::FastGetChild}, {"count", PoolWrap::FastCount},

@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { idleScheduling, normalScheduling } from '../native-binding.js';
+import { threadScheduling } from '../native-binding.js';
 import type { FlushSlice } from './flush-input.js';
 import type { FlushThreadData, FromFlushThread, ToFlushThread } from './flush-thread.js';
 import type { SortedOffsets } from './flush-view.js';
@@ -176,12 +176,12 @@ export class FlushThreadClient {
     }
     if (lift === this.lifted || (lift && this.liftRefused)) return;
     if (lift) {
-      if (!normalScheduling(tid)) {
+      if (!threadScheduling(tid, false)) {
         this.liftRefused = true;
         return;
       }
       flushThreadLifts.count++;
-    } else idleScheduling(tid);
+    } else threadScheduling(tid, true);
     this.lifted = lift;
   }
 

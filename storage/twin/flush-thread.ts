@@ -8,7 +8,7 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { type MessagePort, workerData } from 'node:worker_threads';
-import { idleScheduling } from '../native-binding.js';
+import { threadScheduling } from '../native-binding.js';
 import type { FlushSlice } from './flush-input.js';
 import type { SortedOffsets } from './flush-view.js';
 import { sortRecordOffsets } from './record-offset-sort.js';
@@ -137,7 +137,7 @@ function lowerPriority(nice: number, idle: boolean): number {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
     if (!Number.isInteger(tid)) return 0;
-    if (idle && idleScheduling(tid)) return tid;
+    if (idle && threadScheduling(tid, true)) return tid;
     if (nice !== 0) setPriority(tid, nice);
   } catch {
     // Not Linux, or not allowed: the thread runs at the process's priority.
