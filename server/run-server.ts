@@ -20,6 +20,7 @@ import type { RowObject } from '../cql/system/virtual-table.js';
 import { TraceStore } from '../cql/tracing/trace-store.js';
 import { PoolError } from '../storage/native-pool.js';
 import { StorageEngine } from '../storage/storage-engine.js';
+import { FlushThreadClient } from '../storage/twin/flush-thread-client.js';
 import { twinOptionsFromEnv } from '../storage/twin/twin-options-env.js';
 import { PasswordAuthenticator } from './auth/password-authenticator.js';
 import { idleBackgroundThreads } from './background-threads.js';
@@ -30,6 +31,7 @@ import { heapFloorMb } from './heap-floor.js';
 import { createLogger } from './logger.js';
 import type { MetricsSetup } from './metrics-setup.js';
 import { NativeServer } from './native-server.js';
+import { watchStarvedThreads } from './starved-thread-watch.js';
 import { type TlsSettings, tlsSettings } from './tls-options.js';
 
 const PROTOCOL_VERSIONS = ['3/v3', '4/v4', '5/v5'];
@@ -107,6 +109,20 @@ export async function runServer(build: ServerBuild): Promise<void> {
   const twinOptions = twinOptionsFromEnv(process.env);
   // PMEMCQL_IDLE_THREADS=off (read with the twin's options: it switches the flush thread too) keeps them all as is.
   const background = twinOptions.flushThreadIdle === false ? undefined : idleBackgroundThreads();
+  // Idle threads that other processes starve of CPU go back to SCHED_OTHER for a while (PMEMCQL_IDLE_LIFT=off: never).
+  const starvedWatch =
+    background && process.env.PMEMCQL_IDLE_LIFT !== 'off'
+      ? watchStarvedThreads({
+          everyMs: 250,
+          starvedMs: 100,
+          holdMs: 10_000,
+          skip: () => {
+            const flushThread = FlushThreadClient.idleThreadId();
+            return flushThread === undefined ? [] : [flushThread];
+          },
+          logger,
+        })
+      : undefined;
   const openStart = performance.now();
   const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptions });
   const openMs = performance.now() - openStart;
@@ -266,6 +282,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
       pool_open_ms: Math.round(openMs * 10) / 10,
       prefault: prefault ? 'on' : 'off',
       idle_threads: background ? `${background.idled} of ${background.threads}` : 'off',
+      idle_lift: starvedWatch ? 'on' : 'off',
       old_space_floor_mb: heapFloorMb(process.execArgv) ?? 'default',
       keyspaces: userKeyspaces,
       cluster_name: config.cluster_name,

@@ -85,6 +85,13 @@ export class FlushThreadClient {
     return { running: !!c && !c.dead, lifted: !!c && !c.dead && c.lifted };
   }
 
+  /** The flush thread's id while it runs under SCHED_IDLE (its scheduling is managed here), else undefined. */
+  static idleThreadId(): number | undefined {
+    const c = FlushThreadClient.current;
+    const tid = c && !c.dead ? Atomics.load(c.signal, 1) : 0;
+    return tid === 0 ? undefined : tid;
+  }
+
   /** Sorts `records` (in the arena, oldest first) into a flush's view; the answer is SortedOffsets. */
   sort(records: readonly Buffer[]): number {
     const job = this.nextJob++;
