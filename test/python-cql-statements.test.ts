@@ -207,7 +207,7 @@ describe.runIf(available)('the CQL statements of issue 4 through the Python driv
     expect(t.after).toEqual(t.expected_after);
   });
 
-  it('functions: now(), uuid(), time conversions, min/maxTimeuuid, blob conversions, CAST', () => {
+  it('functions: now(), uuid(), time conversions, min/maxTimeuuid, blob conversions, CAST, operators over aggregates', () => {
     const r = ok('functions');
     const g = r.generated as Record<string, unknown>;
     expect([g.tu_version, g.u_version, g.now_versions, g.tu_ts_matches]).toEqual([1, 4, [1, 1], true]);
@@ -248,10 +248,13 @@ describe.runIf(available)('the CQL statements of issue 4 through the Python driv
     ]);
     expect(r.casts).toEqual(['3', 3, 2, '2.75', 7, '2013-02-02', 3]);
     expect(r.cast_types).toEqual(['str', 'float', 'int', 'str', 'int', 'Date', 'int']);
+    // Operators and CAST over aggregates (k 1: i = 3, k 2: i = 42).
+    expect(r.over_aggregates).toEqual([43, 22, -3, '42']);
     expectErrors('functions', {
       blob_wrong_size: invalid(
         'In call to function system.blobasbigint, value 0x00000003 is not a valid binary representation for type bigint',
       ),
+      nested_aggregate: invalid('aggregate functions cannot be used as arguments of aggregate functions'),
     });
   });
 

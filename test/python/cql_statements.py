@@ -397,10 +397,15 @@ def functions():
         'CAST(ts AS date), CAST(i AS bigint) FROM fn WHERE k = 1'
     )
     cast_row = casts.one()
+    over_aggregates = s.execute(
+        'SELECT max(i) + 1 AS a, sum(i) / count(*) AS b, -min(i) AS c, CAST(max(i) AS text) AS d FROM fn'
+    ).one()
     return {
         'errors': {
             'blob_wrong_size': _err('SELECT blobAsBigint(intAsBlob(i)) FROM fn WHERE k = 1'),
+            'nested_aggregate': _err('SELECT max(max(i)) FROM fn'),
         },
+        'over_aggregates': [_plain(v) for v in over_aggregates],
         'generated': generated,
         'dates': {k: _plain(v) for k, v in dates._asdict().items()},
         'tud_is_today': _plain(dates.tud) == today,
