@@ -61,8 +61,8 @@ export const ARROW_KEYSPACE_DEFINITION: SystemKeyspaceDefinition = {
     },
     {
       name: 'flush_thread',
-      comment: 'the flush thread: running, lifted out of SCHED_IDLE now, and how often it was',
-      cql: 'CREATE TABLE flush_thread (name text, running boolean, lifted boolean, lifts int, PRIMARY KEY (name))',
+      comment: 'the flush thread: running, its thread id under SCHED_IDLE, lifted out of it now, how often it was',
+      cql: 'CREATE TABLE flush_thread (name text, running boolean, thread_id int, lifted boolean, lifts int, PRIMARY KEY (name))',
     },
   ],
 };

@@ -148,6 +148,11 @@ export function registerArrowSystemTables(rows: SystemRows, catalog: SchemaCatal
     return pathRow();
   });
   rows.register(ARROW_KEYSPACE, 'flush_thread', () => [
-    { name: 'flush', ...FlushThreadClient.status(), lifts: flushThreadLifts.count },
+    {
+      name: 'flush',
+      ...FlushThreadClient.status(),
+      thread_id: FlushThreadClient.idleThreadId() ?? null,
+      lifts: flushThreadLifts.count,
+    },
   ]);
 }
