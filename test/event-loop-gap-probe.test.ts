@@ -51,7 +51,8 @@ describe('event-loop gap probe', () => {
     const [s] = summarizeGaps(file, [{ label: 'busy', from, to }]);
     expect(s!.gaps).toBeGreaterThanOrEqual(1);
     expect(s!.gapMs).toBeGreaterThanOrEqual(70);
-    expect(s!.runningMs).toBeGreaterThanOrEqual(40);
+    // Running for part of it at least (on a machine loaded past its cores the process gets half of it or less).
+    expect(s!.runningMs).toBeGreaterThanOrEqual(20);
     // Outside the window, nothing.
     const [none] = summarizeGaps(file, [{ label: 'before', from: from - 10_000, to: from - 1 }]);
     expect(none!.gaps).toBe(0);
