@@ -1,12 +1,11 @@
 // The twin's flush thread runs under SCHED_IDLE; on cores kept busy by other processes it gets almost no CPU. The
 // server lifts it back to SCHED_OTHER while the event loop blocks on it (an admin flush) and when a background
 // flush's answer is overdue, then puts it back (storage/twin/flush-thread-client.ts). Here two busy processes hold
-// both cores while the server flushes. Lifting needs CAP_SYS_NICE: skipped for other users.
-import { type ChildProcess, spawn } from 'node:child_process';
+// every core while the server flushes. Lifting needs CAP_SYS_NICE: skipped for other users.
 import { existsSync, readFileSync } from 'node:fs';
-import cassandra from 'cassandra-driver';
+import type cassandra from 'cassandra-driver';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { BusyHost } from './support/busy-host.js';
 
 const SCHED_IDLE = 5;
 
@@ -16,39 +15,16 @@ function threadPolicy(pid: number, tid: number): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[41 - 3]);
 }
 
-/** Processes that spin at normal priority, one a core. */
-function busyCores(): ChildProcess[] {
-  return [0, 1].map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-}
-
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
-let server: ServerProcess | undefined;
-let hogs: ChildProcess[] = [];
-let client: cassandra.Client | undefined;
-
-afterEach(async () => {
-  for (const h of hogs) h.kill('SIGKILL');
-  hogs = [];
-  await client?.shutdown();
-  client = undefined;
-  if (server) expect(await server.stop()).toBe(0);
-  server = undefined;
-});
+const host = new BusyHost();
+afterEach(() => host.end());
 
 async function serverWithRows(env: Record<string, string>, rows: number): Promise<cassandra.Client> {
-  server = await startServer({ env: { PMEM_IS_PMEM_FORCE: '1', ...env } });
-  client = new cassandra.Client({
-    contactPoints: [`127.0.0.1:${server.port}`],
-    localDataCenter: 'datacenter1',
-    socketOptions: { readTimeout: 60_000 },
-  });
-  await client.connect();
-  await client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-  await client.execute('CREATE TABLE ks.t (k int PRIMARY KEY, v text)');
+  const client = await host.start(env);
   const insert = 'INSERT INTO ks.t (k, v) VALUES (?, ?)';
   for (let i = 0; i < rows; i += 100) {
     await Promise.all(
-      Array.from({ length: 100 }, (_, j) => client!.execute(insert, [i + j, 'x'.repeat(200)], { prepare: true })),
+      Array.from({ length: 100 }, (_, j) => client.execute(insert, [i + j, 'x'.repeat(200)], { prepare: true })),
     );
   }
   return client;
@@ -61,9 +37,9 @@ async function lifts(c: cassandra.Client): Promise<number> {
 describe.skipIf(!existsSync('/proc/self/task') || !root)('flush thread on busy cores', () => {
   it('an admin flush lifts it while the event loop waits, and puts it back after', async () => {
     const c = await serverWithRows({ PMEMCQL_TWIN_AUTO_FLUSH: '0' }, 20_000);
-    const pid = server!.child.pid!;
+    const pid = host.server!.child.pid!;
     const lifts0 = await lifts(c);
-    hogs = busyCores();
+    host.spin();
     await new Promise((ok) => setTimeout(ok, 200));
     const t0 = performance.now();
     const flushed = (await c.execute('SELECT * FROM system_arrow.flush_now')).rows;
@@ -81,7 +57,7 @@ describe.skipIf(!existsSync('/proc/self/task') || !root)('flush thread on busy c
   it('a background flush that falls behind lifts it once its answer is overdue', async () => {
     const c = await serverWithRows({ PMEMCQL_TWIN_FLUSH_ROWS: '5000' }, 4_000);
     const lifts0 = await lifts(c);
-    hogs = busyCores();
+    host.spin();
     await new Promise((ok) => setTimeout(ok, 200));
     const segments = async () => (await c.execute('SELECT * FROM system_arrow.segments')).rows.length;
     const before = await segments();

@@ -2,12 +2,10 @@
 // they starve, and the event loop with them (it waits for their GC work and never gets optimized code). The
 // starved-thread watch (server/starved-thread-watch.ts) puts a thread that waited too long for a CPU back under
 // SCHED_OTHER for a while. Here processes spin on every core while a client writes. Lifting needs CAP_SYS_NICE.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import cassandra from 'cassandra-driver';
+import type cassandra from 'cassandra-driver';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { BusyHost } from './support/busy-host.js';
 
 const SCHED_OTHER = 0;
 
@@ -27,18 +25,8 @@ function threadPolicies(pid: number): number[] {
 }
 
 const root = typeof process.getuid === 'function' && process.getuid() === 0;
-let server: ServerProcess | undefined;
-let hogs: ChildProcess[] = [];
-let client: cassandra.Client | undefined;
-
-afterEach(async () => {
-  for (const h of hogs) h.kill('SIGKILL');
-  hogs = [];
-  await client?.shutdown();
-  client = undefined;
-  if (server) expect(await server.stop()).toBe(0);
-  server = undefined;
-});
+const host = new BusyHost();
+afterEach(() => host.end());
 
 /** Writes one row at a time until `done()` or `ms` pass; returns how many were written. */
 async function writeWhile(c: cassandra.Client, ms: number, done: () => boolean): Promise<number> {
@@ -52,17 +40,12 @@ async function writeWhile(c: cassandra.Client, ms: number, done: () => boolean):
 
 describe.skipIf(!existsSync('/proc/self/task') || !root)('starved background threads', () => {
   it('with every core busy, starved SCHED_IDLE threads are lifted to SCHED_OTHER (and logged)', async () => {
-    server = await startServer({ env: { PMEM_IS_PMEM_FORCE: '1', PMEMCQL_TWINS: 'off' } });
+    const client = await host.start({ PMEMCQL_TWINS: 'off' });
+    const server = host.server!;
     expect(server.readyLine().idle_lift).toBe('on');
     const pid = server.child.pid!;
-    client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
-    await client.connect();
-    await client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-    await client.execute('CREATE TABLE ks.t (k int PRIMARY KEY, v text)');
-    hogs = Array.from({ length: availableParallelism() }, () =>
-      spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
-    );
-    const lifted = () => server!.output().includes('lifted out of SCHED_IDLE');
+    host.spin();
+    const lifted = () => server.output().includes('lifted out of SCHED_IDLE');
     await writeWhile(client, 30_000, lifted);
     expect(lifted()).toBe(true);
     // Held for 10 s: the lifted threads are at the server's policy now, the event loop stays there too.
@@ -70,16 +53,11 @@ describe.skipIf(!existsSync('/proc/self/task') || !root)('starved background thr
   });
 
   it('PMEMCQL_IDLE_LIFT=off leaves them under SCHED_IDLE', async () => {
-    server = await startServer({ env: { PMEM_IS_PMEM_FORCE: '1', PMEMCQL_TWINS: 'off', PMEMCQL_IDLE_LIFT: 'off' } });
+    const client = await host.start({ PMEMCQL_TWINS: 'off', PMEMCQL_IDLE_LIFT: 'off' });
+    const server = host.server!;
     expect(server.readyLine().idle_lift).toBe('off');
     const pid = server.child.pid!;
-    client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
-    await client.connect();
-    await client.execute("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
-    await client.execute('CREATE TABLE ks.t (k int PRIMARY KEY, v text)');
-    hogs = Array.from({ length: availableParallelism() }, () =>
-      spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
-    );
+    host.spin();
     await writeWhile(client, 2_000, () => false);
     expect(server.output()).not.toContain('lifted out of SCHED_IDLE');
     expect(threadPolicies(pid)).not.toContain(SCHED_OTHER);
