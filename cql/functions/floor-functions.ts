@@ -5,6 +5,7 @@
 import { InvalidRequest } from '../errors.js';
 import { type CqlType, type NativeTypeName, native } from '../types/cql-type.js';
 import { type Duration, durationFromBytes, formatDuration } from '../types/duration.js';
+import { intBytes } from '../types/java-integers.js';
 import type { NativeFunction } from './native-functions.js';
 import { timeUuidMillis } from './timeuuid-generator.js';
 
@@ -60,18 +61,12 @@ function floorTimestamp(time: bigint, d: Duration, start: bigint): bigint {
   return floor > start ? floor : start;
 }
 
-function long(v: bigint): Buffer {
-  const b = Buffer.allocUnsafe(8);
-  b.writeBigInt64BE(BigInt.asIntN(64, v));
-  return b;
-}
-
 interface Temporal {
   toMillis(b: Buffer): bigint;
   fromMillis(ms: bigint): Buffer;
 }
 
-const TIMESTAMP: Temporal = { toMillis: (b) => b.readBigInt64BE(0), fromMillis: long };
+const TIMESTAMP: Temporal = { toMillis: (b) => b.readBigInt64BE(0), fromMillis: (ms) => intBytes(64, ms) };
 const DATE: Temporal = {
   toMillis: (b) => (BigInt(b.readUInt32BE(0)) - DATE_EPOCH) * DAY_MS,
   fromMillis: (ms) => {
@@ -81,7 +76,7 @@ const DATE: Temporal = {
     return b;
   },
 };
-const TIMEUUID: Temporal = { toMillis: timeUuidMillis, fromMillis: long };
+const TIMEUUID: Temporal = { toMillis: timeUuidMillis, fromMillis: (ms) => intBytes(64, ms) };
 
 function floorFunction(
   input: NativeTypeName,
@@ -132,7 +127,7 @@ const floorTime: NativeFunction = {
     if (d.months !== 0 || d.days !== 0 || d.nanoseconds > NANOS_PER_DAY)
       throw new InvalidRequest('For time values, the floor can only be computed for durations smaller that a day');
     const t = time.readBigInt64BE(0);
-    return long(d.nanoseconds === 0n ? t : t - (t % d.nanoseconds));
+    return intBytes(64, d.nanoseconds === 0n ? t : t - (t % d.nanoseconds));
   },
 };
 
