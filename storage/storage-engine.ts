@@ -6,7 +6,7 @@ import type { CommitContext } from './commit-context.js';
 import { GroupCommit } from './group-commit.js';
 import type { PartitionUpdate } from './mutation.js';
 import { openPool } from './native-binding.js';
-import type { MapHandle, NativePool, PoolInfo } from './native-pool.js';
+import type { CommitLogOptions, MapHandle, NativePool, PoolInfo } from './native-pool.js';
 import { PoolError } from './native-pool.js';
 import {
   decodeTableMeta,
@@ -40,6 +40,8 @@ export interface StorageEngineOptions {
   path: string;
   /** Pool size in bytes when the file is created (default: the binding's). */
   size?: number;
+  /** When writes to a disk pool are durable (commitlog_sync; default periodic, 10 s). */
+  commitLog?: Partial<CommitLogOptions>;
   /** Arrow twin flush thresholds and background work (DESIGN §5). */
   twin?: Partial<TwinOptions>;
 }
