@@ -164,8 +164,9 @@ export interface NativePool {
   whenDurable(ticket: number, done: (err?: Error) => void): void;
   /**
    * Starts a native thread that maps the pool's pages into the process ahead of the allocator (what is in use, a
-   * quarter more and 64 MiB), so that writes do not take page faults; `idleThread`: under SCHED_IDLE. Only where
-   * the pages stay in memory (pmem, emulated, a journal pool's working copy): false elsewhere.
+   * quarter more and 64 MiB), so that the event loop takes fewer page faults; `idleThread`: under SCHED_IDLE. For
+   * writing on pmem and emulated pools; for reading on a journaled disk pool (a page populated for writing would be
+   * written back to disk unchanged). Whether it runs.
    */
   startPrefault(idleThread: boolean): boolean;
   /** Bytes from the start of the pool mapped by startPrefault so far; -1 when it does not run. */

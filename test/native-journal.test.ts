@@ -107,8 +107,8 @@ function durable(pool: NativePool, ticket: number): Promise<void> {
   return new Promise((ok, fail) => pool.whenDurable(ticket, (err) => (err ? fail(err) : ok())));
 }
 
-/** 64-bit journalHash of native/src/journal-format.cc, for crafting records. */
-function journalHash(buf: Buffer): bigint {
+/** legacyJournalHash of native/src/journal-format.cc (the journal of earlier builds), for crafting records. */
+function legacyJournalHash(buf: Buffer): bigint {
   const M = (1n << 64n) - 1n;
   const k1 = 0x87c37b91114253d5n;
   const k2 = 0x4cf5ad432745937fn;
@@ -445,7 +445,7 @@ pool.close();
       r.writeBigUInt64LE(BigInt(offset), 32);
       r.writeUInt32LE(bytes.length, 40);
       bytes.copy(r, 44);
-      r.writeBigUInt64LE(journalHash(r.subarray(0, r.length - 8)), r.length - 8);
+      r.writeBigUInt64LE(legacyJournalHash(r.subarray(0, r.length - 8)), r.length - 8);
       return r;
     };
     const good = legacyRecord(at, b('marker-BBBBBBBBBBBB'));

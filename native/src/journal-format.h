@@ -35,8 +35,10 @@ struct JournalHeader {
   uint64_t poolSize = 0;
 };
 
-/** 64-bit multiply-rotate hash (murmur3's finaliser at the end); not cryptographic. */
+/** 64-bit multiply-rotate hash in four lanes (murmur3's finaliser at the end); not cryptographic. */
 uint64_t journalHash(const char* p, size_t n);
+/** The single-lane hash of the journal of earlier builds (legacy conversion). */
+uint64_t legacyJournalHash(const char* p, size_t n);
 
 void encodeJournalHeader(const JournalHeader& h, char out[kJournalHeaderBytes]);
 /** False when the bytes are not a whole, checksummed header of this version. */

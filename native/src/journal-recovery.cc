@@ -1,10 +1,14 @@
 #include "journal-recovery.h"
 
 #include <fcntl.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -71,23 +75,59 @@ uint64_t fileSize(int fd) {
   return fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
 }
 
-// Copies `from` into the already-sized, zero-filled `toFd`: holes are skipped (SEEK_DATA), and so are
-// all-zero chunks, which stay holes or unwritten extents.
+// Calls fn(from, to) for the parts of the file on `fd` that may hold non-zero bytes. FIEMAP (with its sync flag,
+// so dirty pages are on disk and their extents written) tells which extents are allocated but unwritten: they read
+// as zeros (a fresh pool is one such extent but for its first pages). Without FIEMAP (tmpfs), SEEK_DATA skips holes.
+template <class Fn>
+void forEachDataRange(int fd, uint64_t size, Fn&& fn) {
+  constexpr unsigned kExtents = 256;
+  std::unique_ptr<char[]> buf(new char[sizeof(fiemap) + kExtents * sizeof(fiemap_extent)]);
+  fiemap* fm = reinterpret_cast<fiemap*>(buf.get());
+  uint64_t at = 0;
+  bool first = true;
+  while (at < size) {
+    memset(fm, 0, sizeof(fiemap));
+    fm->fm_start = at;
+    fm->fm_length = size - at;
+    fm->fm_flags = first ? FIEMAP_FLAG_SYNC : 0;
+    fm->fm_extent_count = kExtents;
+    if (ioctl(fd, FS_IOC_FIEMAP, fm) != 0) {
+      if (!first) ioError("FIEMAP failed");
+      // No FIEMAP here: holes by SEEK_DATA / SEEK_HOLE.
+      while (at < size) {
+        off_t data = lseek(fd, static_cast<off_t>(at), SEEK_DATA);
+        if (data < 0) return;  // ENXIO: only a hole is left
+        off_t hole = lseek(fd, data, SEEK_HOLE);
+        const uint64_t end = hole < 0 ? size : std::min<uint64_t>(size, static_cast<uint64_t>(hole));
+        fn(static_cast<uint64_t>(data), end);
+        at = end;
+      }
+      return;
+    }
+    first = false;
+    if (fm->fm_mapped_extents == 0) return;
+    bool last = false;
+    for (unsigned i = 0; i < fm->fm_mapped_extents; i++) {
+      const fiemap_extent& e = fm->fm_extents[i];
+      const uint64_t from = std::max<uint64_t>(e.fe_logical, at), to = std::min<uint64_t>(e.fe_logical + e.fe_length, size);
+      if (from < to && !(e.fe_flags & FIEMAP_EXTENT_UNWRITTEN)) fn(from, to);
+      at = std::max(at, to);
+      if (e.fe_flags & FIEMAP_EXTENT_LAST) last = true;
+    }
+    if (last) return;
+  }
+}
+
+// Copies `from` into the already-sized, zero-filled `toFd`, skipping what reads as zeros (holes, unwritten extents,
+// all-zero chunks), which stays a hole or an unwritten extent in `toFd`.
 void copyInto(const std::string& from, int toFd, const std::string& to) {
   Fd in(::open(from.c_str(), O_RDONLY));
   if (in.fd < 0) ioError("cannot open " + from);
-  const uint64_t size = fileSize(in.fd);
   std::unique_ptr<char[]> buf(new char[kCopyChunk]);
   static const char zero[4096] = {};
-  uint64_t at = 0;
-  while (at < size) {
-    off_t data = lseek(in.fd, static_cast<off_t>(at), SEEK_DATA);
-    if (data < 0) break;  // ENXIO: only a hole is left
-    at = static_cast<uint64_t>(data) & ~static_cast<uint64_t>(4095);
-    off_t hole = lseek(in.fd, static_cast<off_t>(at), SEEK_HOLE);
-    const uint64_t runEnd = hole < 0 ? size : static_cast<uint64_t>(hole);
-    while (at < runEnd) {
-      size_t n = static_cast<size_t>(std::min<uint64_t>(kCopyChunk, runEnd - at));
+  forEachDataRange(in.fd, fileSize(in.fd), [&](uint64_t begin, uint64_t end) {
+    for (uint64_t at = begin; at < end;) {
+      size_t n = static_cast<size_t>(std::min<uint64_t>(kCopyChunk, end - at));
       if (!readAt(in.fd, buf.get(), n, at)) ioError("read of " + from + " failed");
       bool allZero = true;
       for (size_t i = 0; i < n && allZero; i += sizeof zero)
@@ -95,7 +135,7 @@ void copyInto(const std::string& from, int toFd, const std::string& to) {
       if (!allZero) writeAt(toFd, buf.get(), n, at, to);
       at += n;
     }
-  }
+  });
 }
 
 // A file of `size` bytes, allocated up front so a full disk fails here and not with SIGBUS later.
@@ -193,6 +233,7 @@ void rebuildWorkingPool(const JournalPaths& paths, const JournalChain& chain, ui
       report.journalBytes += again.validEnd;
     }
     replay.flush();
+    JournalReplay::releaseSpareSlabs();
     // No fsync: a rebuilt pool is trusted only by this boot (its boot id is stamped next), and until the rename it
     // is not the working pool at all.
     if (rename(tmp.c_str(), paths.pool.c_str()) != 0) ioError("cannot rename " + tmp);
@@ -237,6 +278,7 @@ JournalStart prepareJournalFiles(const JournalPaths& paths, const JournalChain& 
       s.files[chain.order[0]].path = paths.journal[chain.order[0]];
       s.files[chain.order[0]].end = chain.scans[chain.order[0]].validEnd;
       JournalCheckpointThread::checkpoint(s, chain.order[0], paths.image, poolSize);
+      JournalReplay::releaseSpareSlabs();
     }
     const int other = 1 - last;
     if (l.ended) {
@@ -307,7 +349,7 @@ void writeFileCopy(const std::string& from, const std::string& to) {
 }
 
 // The record format of those builds: u64 "PCQLJRN1", u64 seq, u32 ranges, u32 zero, u64 record bytes, ranges
-// (u64 offset, u32 length, bytes), u64 journalHash of the rest.
+// (u64 offset, u32 length, bytes), u64 legacyJournalHash of the rest.
 bool migrateLegacyJournal(const JournalPaths& paths, JournalOpenReport& report) {
   Fd j(::open(paths.legacyJournal.c_str(), O_RDONLY));
   if (j.fd < 0) return false;
@@ -329,7 +371,7 @@ bool migrateLegacyJournal(const JournalPaths& paths, JournalOpenReport& report) 
     if (load<uint64_t>(h) != kLegacyMagic || bytes < 40 || bytes > size - at) break;
     rec.resize(bytes);
     if (!readAt(j.fd, rec.data(), bytes, at) ||
-        journalHash(rec.data(), bytes - 8) != load<uint64_t>(rec.data() + bytes - 8))
+        legacyJournalHash(rec.data(), bytes - 8) != load<uint64_t>(rec.data() + bytes - 8))
       break;
     ranges.clear();
     uint64_t p = 32;
@@ -356,6 +398,7 @@ bool migrateLegacyJournal(const JournalPaths& paths, JournalOpenReport& report) 
                               " is torn or damaged; not applied, and nothing after it (" + std::to_string(size - at) +
                               " bytes)");
   replay.flush();
+  JournalReplay::releaseSpareSlabs();
   if (fsync(img.fd) != 0) ioError("fsync of pool image " + paths.image + " failed");
   report.journalBytes += at;
   if (unlink(paths.legacyJournal.c_str()) != 0) ioError("cannot remove " + paths.legacyJournal);

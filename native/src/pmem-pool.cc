@@ -223,7 +223,8 @@ void Pool::journalCommit() {
 
 bool Pool::startPrefault(bool idle) {
   if (prefault_) return true;
-  prefault_ = std::make_unique<PoolPrefault>(base_, size_, [this] { return used(); }, idle);
+  // A journaled pool is a file in the page cache: populated for writing, every page would be written back once.
+  prefault_ = std::make_unique<PoolPrefault>(base_, size_, [this] { return used(); }, idle, sync_ != SyncPolicy::Journal);
   return true;
 }
 

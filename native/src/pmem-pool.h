@@ -78,8 +78,9 @@ class Pool {
   TxObjects& touched() { return touched_; }
 
   /**
-   * Starts populating the mapping ahead of the allocator (PoolPrefault) when the pool's pages stay in memory
-   * (pmem, emulated, a journal pool's working copy); on disk it would dirty pages for nothing. False when not.
+   * Starts populating the mapping ahead of the allocator (PoolPrefault): for writing on pmem and emulated pools,
+   * for reading on a journaled pool's working file (populated for writing, each page would be written back once
+   * unchanged). Always true once started.
    */
   bool startPrefault(bool idle);
   /** Bytes populated so far by startPrefault; -1 when it is not running (not started, not this mode, refused). */
