@@ -45,6 +45,7 @@ interface RawPool {
   commitTicket(): number;
   /** Whether the sync callback keeps the event loop alive (while writes wait for a sync). */
   holdLoop(on: boolean): void;
+  blockUntilDurable(ticket: number): void;
   info(): RawInfo;
   /** Syncs a journaled pool's journal and unmaps the pool; the final sync's error, if it failed. */
   close(): string | undefined;
@@ -454,6 +455,10 @@ class Pool implements NativePool {
 
   commitTicket(): number {
     return this.raw.commitTicket();
+  }
+
+  blockUntilDurable(ticket: number): void {
+    if (ticket > 0 && !this.closed) this.raw.blockUntilDurable(ticket);
   }
 
   whenDurable(ticket: number, done: (err?: Error) => void): void {

@@ -163,6 +163,11 @@ export interface NativePool {
   /** Calls `done` once the journal is durable through `ticket`; with an error when a sync failed. */
   whenDurable(ticket: number, done: (err?: Error) => void): void;
   /**
+   * Blocks this thread until the journal is durable through `ticket` (a sync starts at once, whatever the policy):
+   * for tools and benchmarks that write synchronously, never for a server's event loop. Throws on a failed sync.
+   */
+  blockUntilDurable(ticket: number): void;
+  /**
    * Starts a native thread that maps the pool's pages into the process ahead of the allocator (what is in use, a
    * quarter more and 64 MiB), so that the event loop takes fewer page faults; `idleThread`: under SCHED_IDLE. For
    * writing on pmem and emulated pools; for reading on a journaled disk pool (a page populated for writing would be

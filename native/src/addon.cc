@@ -160,6 +160,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
                            InstanceMethod<&PoolWrap::Info>("info"),
                            InstanceMethod<&PoolWrap::CommitTicket>("commitTicket"),
                            InstanceMethod<&PoolWrap::HoldLoop>("holdLoop"),
+                           InstanceMethod<&PoolWrap::BlockUntilDurable>("blockUntilDurable"),
                            InstanceMethod<&PoolWrap::Close>("close"),
                            InstanceMethod<&PoolWrap::StartPrefault>("startPrefault"),
                            InstanceMethod<&PoolWrap::Prefaulted>("prefaulted"),
@@ -317,6 +318,17 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       else napi_unref_threadsafe_function(info.Env(), synced_);
     }
     return info.Env().Undefined();
+  }
+
+  // blockUntilDurable(ticket): blocks this thread until the ticket's sync completed (tools and benchmarks).
+  Napi::Value BlockUntilDurable(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return guarded(env, [&]() -> Napi::Value {
+      JournalWriter* j = pool().journal();
+      double t = info[0].As<Napi::Number>().DoubleValue();
+      if (j && t > 0) j->blockUntilDurable(static_cast<uint64_t>(t));
+      return env.Undefined();
+    });
   }
 
   // commitTicket(): after a write, 0 when it may be acknowledged now, else the LSN onSynced reports once it is durable.

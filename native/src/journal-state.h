@@ -27,6 +27,7 @@ struct JournalState {
   std::mutex m;
   std::condition_variable syncWake;        // the sync thread waits on it
   std::condition_variable checkpointWake;  // the checkpoint thread waits on it
+  std::condition_variable synced;          // notified after every sync round (blocking waiters)
   JournalFileState files[2];
   int active = 0;         // the file records are appended to
   int checkpointing = -1;  // the closed file the checkpoint thread works on (-1: none)
@@ -38,6 +39,7 @@ struct JournalState {
   std::string syncError;        // set once a sync failed: nothing is acknowledged any more
   std::string checkpointError;  // the last checkpoint failure (retried), empty once one succeeds
   bool stopping = false;
+  bool forceSync = false;  // a blocking waiter wants a round now, whatever the policy
   uint64_t syncs = 0;
   uint64_t checkpoints = 0;
   double lastSyncMs = 0;

@@ -38,13 +38,14 @@ void JournalSyncThread::run() {
     switch (policy_.sync) {
       case CommitLogSync::Periodic:
         // Also with nothing written: a round then only moves lastSyncStart (as Cassandra's syncer does).
-        s_.syncWake.wait_until(lock, s_.lastSyncStart + milliseconds(policy_.periodMs), [&] { return s_.stopping; });
+        s_.syncWake.wait_until(lock, s_.lastSyncStart + milliseconds(policy_.periodMs),
+                               [&] { return s_.stopping || (s_.forceSync && pending()); });
         break;
       case CommitLogSync::Group:
         s_.syncWake.wait(lock, [&] { return s_.stopping || pending(); });
         // At most one round per window: records arriving meanwhile share it.
         s_.syncWake.wait_until(lock, s_.lastSyncStart + milliseconds(policy_.groupWindowMs),
-                               [&] { return s_.stopping; });
+                               [&] { return s_.stopping || s_.forceSync; });
         break;
       case CommitLogSync::Batch:
         s_.syncWake.wait(lock, [&] { return s_.stopping || pending(); });
@@ -95,6 +96,7 @@ void JournalSyncThread::syncRound(std::unique_lock<std::mutex>& lock) {
   } else {
     s_.syncError = error;
   }
+  s_.synced.notify_all();
   auto onSynced = s_.onSynced;
   if (onSynced && (notify > 0 || !error.empty())) {
     lock.unlock();

@@ -191,6 +191,15 @@ uint64_t JournalWriter::ticket() {
   return s_.writtenLsn;
 }
 
+void JournalWriter::blockUntilDurable(uint64_t ticket) {
+  std::unique_lock<std::mutex> lock(s_.m);
+  s_.forceSync = true;
+  s_.syncWake.notify_all();
+  s_.synced.wait(lock, [&] { return s_.syncedLsn >= ticket || !s_.syncError.empty() || s_.stopping; });
+  s_.forceSync = false;
+  if (!s_.syncError.empty()) throw PoolErr("POOL_IO", s_.syncError);
+}
+
 JournalWriter::Stats JournalWriter::stats() {
   std::lock_guard<std::mutex> lock(s_.m);
   Stats st;

@@ -47,6 +47,11 @@ class JournalWriter {
    * the commit is durable (group, batch, or a periodic sync lagging past lagBlockMs).
    */
   uint64_t ticket();
+  /**
+   * Blocks the calling thread until `ticket` is durable (a sync is asked for at once); for tools and benchmarks,
+   * never the server's event loop. Throws POOL_IO when a sync failed.
+   */
+  void blockUntilDurable(uint64_t ticket);
   /** Throws POOL_IO once a sync has failed: no further write may be acknowledged. */
   void checkWritable();
 
