@@ -13,7 +13,8 @@
 //
 //   npx tsc -p tsconfig.json && node dist/bench/commitlog-throughput.js [--policies periodic,group,batch,emulated]
 //     [--ops 100000] [--in-flight 64] [--clients 2] [--single-ops 10000] [--warmup 30000] [--pool-size 4GiB]
-//     [--group-window 1ms] [--compare-host 10.0.0.5]
+//     [--group-window 1ms] [--compare-host 10.0.0.5] [--port N --server-pid P] (a server already running, e.g. under
+//     perf, measured alone)
 
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -242,6 +243,19 @@ async function main(): Promise<void> {
   const groupWindow = stringOption('--group-window');
   const results: PolicyResult[] = [];
   const loads: string[] = [`start ${loadNow()}`];
+  const port = stringOption('--port');
+  if (port) {
+    const pid = stringOption('--server-pid');
+    results.push(
+      await measure('running server', {
+        host: '127.0.0.1',
+        port: Number(port),
+        pid: pid ? Number(pid) : undefined,
+        keyspace: 'bench',
+      }),
+    );
+    policies.length = 0;
+  }
   for (const policy of policies) {
     const emulated = policy === 'emulated';
     const server = await startBenchServer(emulated ? 'emulated' : 'disk', {

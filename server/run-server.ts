@@ -131,7 +131,17 @@ export async function runServer(build: ServerBuild): Promise<void> {
       : undefined;
   const openStart = performance.now();
   const commitLog = commitLogOptions(config);
-  const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptions, commitLog });
+  const storage = StorageEngine.open({
+    path,
+    size: config.pool_size,
+    twin: twinOptions,
+    commitLog,
+    onOpenProgress: (step, done, total) =>
+      logger.info(
+        { pool: path, step, done_mib: Math.round(done / 2 ** 20), of_mib: Math.round(total / 2 ** 20) },
+        'opening pool',
+      ),
+  });
   const openMs = performance.now() - openStart;
   logPoolRecovery(logger, storage.info);
   // Page faults on the pool cost the event loop's writes ~15 µs each on a VM (docs/storage-native.md, "Prefault");

@@ -24,10 +24,14 @@ export const DEFAULT_POOL_SIZE = 1024 * 1024 * 1024;
 
 type RawInfo = PoolInfo & { root: number; layoutVersion: number };
 
-/** The commit log settings the addon takes at open, plus where its sync thread reports completions. */
+/** The commit log settings the addon takes at open, where its sync thread reports, and where a long open does. */
 interface RawCommitLog extends Partial<CommitLogOptions> {
   onSynced(lsn: number, error: string | undefined): void;
+  onOpenProgress?: OpenProgress;
 }
+
+/** Told during long steps of an open (a rebuild copying the image, replaying the journal), about once a second. */
+export type OpenProgress = (step: string, done: number, total: number) => void;
 
 /** The addon's pool object; point reads are module functions taking its handle(). */
 interface RawPool {
@@ -512,7 +516,12 @@ export const DEFAULT_COMMIT_LOG: CommitLogOptions = {
  * on a disk is journaled under `commitLog` (docs/storage-native.md, "Durability of disk pools"). Throws PoolError:
  * POOL_LAYOUT (another layout or version), POOL_BUSY (open elsewhere), POOL_OPEN, POOL_CORRUPT, POOL_IO, BAD_OPTION.
  */
-export function openPool(options: { path: string; size?: number; commitLog?: Partial<CommitLogOptions> }): NativePool {
+export function openPool(options: {
+  path: string;
+  size?: number;
+  commitLog?: Partial<CommitLogOptions>;
+  onOpenProgress?: OpenProgress;
+}): NativePool {
   if (process.env.PMEMCQL_DISK_SYNC !== undefined) {
     throw new PoolError(
       'BAD_OPTION',
@@ -526,6 +535,7 @@ export function openPool(options: { path: string; size?: number; commitLog?: Par
     ...DEFAULT_COMMIT_LOG,
     ...options.commitLog,
     onSynced: (lsn, error) => waiters.synced(lsn, error),
+    ...(options.onOpenProgress ? { onOpenProgress: options.onOpenProgress } : {}),
   });
   waiters.onWaiting = (waiting) => raw.holdLoop(waiting);
   return new Pool(a, raw, block, waiters);

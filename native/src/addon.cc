@@ -170,7 +170,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
   }
 
   // new NativePool(path: string, size: number, scratch: Buffer, commitLog?: {sync, periodMs, groupWindowMs,
-  // lagBlockMs, checkpointBytes, onSynced(lsn, error?)})
+  // lagBlockMs, checkpointBytes, onSynced(lsn, error?), onOpenProgress(step, done, total)})
   explicit PoolWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<PoolWrap>(info) {
     Napi::Env env = info.Env();
     guarded(env, [&]() -> Napi::Value {
@@ -183,7 +183,17 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       double size = info[1].As<Napi::Number>().DoubleValue();
       if (!(size >= 0 && size < 9007199254740992.0)) throw PoolErr("BAD_OPTION", "pool_size must be a byte count");
       CommitLogPolicy policy = policyArg(info.Length() > 3 ? info[3] : env.Undefined());
-      pool_ = Pool::open(info[0].As<Napi::String>().Utf8Value(), static_cast<uint64_t>(size), policy);
+      // onOpenProgress(step, done, total): called on this thread during long steps of the open (a rebuild).
+      OpenProgress progress;
+      if (info.Length() > 3 && info[3].IsObject() && info[3].As<Napi::Object>().Get("onOpenProgress").IsFunction()) {
+        Napi::Function fn = info[3].As<Napi::Object>().Get("onOpenProgress").As<Napi::Function>();
+        progress = [env, fn](const std::string& step, uint64_t done, uint64_t total) {
+          fn.Call({Napi::String::New(env, step), Napi::Number::New(env, static_cast<double>(done)),
+                   Napi::Number::New(env, static_cast<double>(total))});
+          if (env.IsExceptionPending()) env.GetAndClearPendingException();
+        };
+      }
+      pool_ = Pool::open(info[0].As<Napi::String>().Utf8Value(), static_cast<uint64_t>(size), policy, progress);
       if (pool_->journal() && info.Length() > 3 && info[3].IsObject()) {
         Napi::Value cb = info[3].As<Napi::Object>().Get("onSynced");
         if (cb.IsFunction()) listenForSyncs(env, cb);

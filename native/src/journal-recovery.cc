@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <memory>
 
@@ -78,6 +79,27 @@ uint64_t fileSize(int fd) {
 // Calls fn(from, to) for the parts of the file on `fd` that may hold non-zero bytes. FIEMAP (with its sync flag,
 // so dirty pages are on disk and their extents written) tells which extents are allocated but unwritten: they read
 // as zeros (a fresh pool is one such extent but for its first pages). Without FIEMAP (tmpfs), SEEK_DATA skips holes.
+// Calls an OpenProgress about once a second (and not at all for steps that end sooner).
+class ProgressTicker {
+ public:
+  ProgressTicker(const OpenProgress& progress, std::string step, uint64_t total)
+      : progress_(progress), step_(std::move(step)), total_(total), next_(std::chrono::steady_clock::now() + kEvery) {}
+  void at(uint64_t done) {
+    if (!progress_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now < next_) return;
+    next_ = now + kEvery;
+    progress_(step_, done, total_);
+  }
+
+ private:
+  static constexpr std::chrono::seconds kEvery{1};
+  const OpenProgress& progress_;
+  std::string step_;
+  uint64_t total_;
+  std::chrono::steady_clock::time_point next_;
+};
+
 template <class Fn>
 void forEachDataRange(int fd, uint64_t size, Fn&& fn) {
   constexpr unsigned kExtents = 256;
@@ -120,13 +142,16 @@ void forEachDataRange(int fd, uint64_t size, Fn&& fn) {
 
 // Copies `from` into the already-sized, zero-filled `toFd`, skipping what reads as zeros (holes, unwritten extents,
 // all-zero chunks), which stays a hole or an unwritten extent in `toFd`.
-void copyInto(const std::string& from, int toFd, const std::string& to) {
+void copyInto(const std::string& from, int toFd, const std::string& to, const OpenProgress& progress) {
   Fd in(::open(from.c_str(), O_RDONLY));
   if (in.fd < 0) ioError("cannot open " + from);
   std::unique_ptr<char[]> buf(new char[kCopyChunk]);
   static const char zero[4096] = {};
-  forEachDataRange(in.fd, fileSize(in.fd), [&](uint64_t begin, uint64_t end) {
+  const uint64_t size = fileSize(in.fd);
+  ProgressTicker ticker(progress, "copying " + baseNameOf(from), size);
+  forEachDataRange(in.fd, size, [&](uint64_t begin, uint64_t end) {
     for (uint64_t at = begin; at < end;) {
+      ticker.at(at);
       size_t n = static_cast<size_t>(std::min<uint64_t>(kCopyChunk, end - at));
       if (!readAt(in.fd, buf.get(), n, at)) ioError("read of " + from + " failed");
       bool allZero = true;
@@ -214,19 +239,24 @@ RootProbe probeRoot(const std::string& file, uint64_t rootOffset) {
 }
 
 void rebuildWorkingPool(const JournalPaths& paths, const JournalChain& chain, uint64_t poolSize,
-                        JournalOpenReport& report) {
+                        JournalOpenReport& report, const OpenProgress& progress) {
   const std::string tmp = paths.pool + ".rebuild";
   unlink(paths.pool.c_str());  // not trusted, and its blocks are better spent on the copy
   Fd out(createSized(tmp, poolSize));
   try {
-    copyInto(paths.image, out.fd, tmp);
+    copyInto(paths.image, out.fd, tmp, progress);
     JournalReplay replay(out.fd, tmp);
+    uint64_t journalBytes = 0, replayed = 0;
+    for (int k = 0; k < chain.length; k++) journalBytes += chain.scans[chain.order[k]].validEnd;
+    ProgressTicker ticker(progress, "replaying the journal", journalBytes);
     for (int k = 0; k < chain.length; k++) {
       Fd j(::open(paths.journal[chain.order[k]].c_str(), O_RDONLY));
       if (j.fd < 0) ioError("cannot open journal " + paths.journal[chain.order[k]]);
       JournalFileScan again = scanJournalFile(j.fd, poolSize, [&](uint64_t, const std::vector<RecordRange>& r) {
         replay.apply(r);
         report.replayedRecords++;
+        for (const RecordRange& x : r) replayed += x.length;
+        ticker.at(replayed);
       });
       if (again.validEnd != chain.scans[chain.order[k]].validEnd)
         throw PoolErr("POOL_IO", "journal " + paths.journal[chain.order[k]] + " changed while being read");
@@ -325,12 +355,12 @@ JournalStart prepareJournalFiles(const JournalPaths& paths, const JournalChain& 
   return st;
 }
 
-void writeFileCopyUnrenamed(const std::string& from, const std::string& tmp) {
+void writeFileCopyUnrenamed(const std::string& from, const std::string& tmp, const OpenProgress& progress) {
   struct stat st;
   if (stat(from.c_str(), &st) != 0) ioError("cannot stat " + from);
   Fd out(createSized(tmp, static_cast<uint64_t>(st.st_size)));
   try {
-    copyInto(from, out.fd, tmp);
+    copyInto(from, out.fd, tmp, progress);
     if (fsync(out.fd) != 0) ioError("fsync of " + tmp + " failed");
   } catch (...) {
     unlink(tmp.c_str());
@@ -338,9 +368,9 @@ void writeFileCopyUnrenamed(const std::string& from, const std::string& tmp) {
   }
 }
 
-void writeFileCopy(const std::string& from, const std::string& to) {
+void writeFileCopy(const std::string& from, const std::string& to, const OpenProgress& progress) {
   const std::string tmp = to + ".tmp";
-  writeFileCopyUnrenamed(from, tmp);
+  writeFileCopyUnrenamed(from, tmp, progress);
   if (rename(tmp.c_str(), to.c_str()) != 0) {
     unlink(tmp.c_str());
     ioError("cannot rename " + tmp);

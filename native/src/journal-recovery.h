@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,12 @@
 #include "journal-writer.h"
 
 namespace pmemcql {
+
+/**
+ * Told about long steps of an open (copying an image, replaying records), at most about once a second: the step,
+ * how far it is and where it ends (bytes).
+ */
+using OpenProgress = std::function<void(const std::string& step, uint64_t done, uint64_t total)>;
 
 /** What an open found and did, for the server's log (PoolInfo.recovery). */
 struct JournalOpenReport {
@@ -53,7 +60,7 @@ RootProbe probeRoot(const std::string& file, uint64_t rootOffset);
 
 /** The working pool from the image and the chain's valid records (a temporary file renamed into place). */
 void rebuildWorkingPool(const JournalPaths& paths, const JournalChain& chain, uint64_t poolSize,
-                        JournalOpenReport& report);
+                        JournalOpenReport& report, const OpenProgress& progress);
 
 /**
  * Leaves the journal files as the writer continues them: torn tails cut off, a file no End record leads to
@@ -66,9 +73,9 @@ JournalStart prepareJournalFiles(const JournalPaths& paths, const JournalChain& 
 void startJournal(const JournalPaths& paths, const JournalHeader& header);
 
 /** Copies `from` into `to` through `to`.tmp: fsync, rename, directory fsync. Throws PoolErr. */
-void writeFileCopy(const std::string& from, const std::string& to);
+void writeFileCopy(const std::string& from, const std::string& to, const OpenProgress& progress);
 /** Copies `from` into a new file `tmp` (same size, holes and zero chunks skipped) and fsyncs it. Throws PoolErr. */
-void writeFileCopyUnrenamed(const std::string& from, const std::string& tmp);
+void writeFileCopyUnrenamed(const std::string& from, const std::string& tmp, const OpenProgress& progress);
 
 /**
  * A data directory of a build that kept the working pool in /dev/shm (<stem>.journal): its valid records are

@@ -39,7 +39,8 @@ std::string hexBoot(const BootId& b) {
 
 }  // namespace
 
-Pool* Pool::openJournaled(const std::string& path, uint64_t size, const CommitLogPolicy& policy) {
+Pool* Pool::openJournaled(const std::string& path, uint64_t size, const CommitLogPolicy& policy,
+                          const OpenProgress& progress) {
   JournalPaths paths = JournalPaths::forPool(path);
   // One opener per data directory: a second one would rebuild the working pool under the first.
   int lockFd = ::open(paths.lock.c_str(), O_RDWR | O_CREAT, 0600);
@@ -51,7 +52,7 @@ Pool* Pool::openJournaled(const std::string& path, uint64_t size, const CommitLo
   const auto start = std::chrono::steady_clock::now();
   JournalOpenReport report;
   try {
-    Pool* pool = openJournaledLocked(paths, size, policy, report);
+    Pool* pool = openJournaledLocked(paths, size, policy, report, progress);
     pool->lockFd_ = lockFd;
     report.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     pool->report_ = std::move(report);
@@ -76,16 +77,16 @@ Pool* Pool::openWorkingPool(const JournalPaths& paths) {
 }
 
 Pool* Pool::openJournaledLocked(const JournalPaths& paths, uint64_t size, const CommitLogPolicy& policy,
-                                JournalOpenReport& report) {
+                                JournalOpenReport& report, const OpenProgress& progress) {
   const bool migrated = migrateLegacyJournal(paths, report);
   const bool havePool = exists(paths.pool) && !headerIsZero(paths.pool);
   if (!exists(paths.image)) {
-    if (!havePool) return createJournaled(paths, size, policy, report);
+    if (!havePool) return createJournaled(paths, size, policy, report, progress);
     // A pool never journaled has no pool id: adopted (also when an adoption was cut short after starting the
     // journal). One that has an id lost its image: the journal alone cannot rebuild it.
     JournalChain chain = readJournalChain(paths, ~0ull);
     if (chain.length == 0 || probeRoot(paths.pool, chain.first().header.rootOffset).poolId == 0)
-      return adoptUnjournaled(paths, policy, report);
+      return adoptUnjournaled(paths, policy, report, progress);
     throw PoolErr("POOL_CORRUPT", "pool " + paths.pool + " is journaled but its image " + paths.image +
                                       " is missing: the journal alone cannot rebuild it");
   }
@@ -101,7 +102,7 @@ Pool* Pool::openJournaledLocked(const JournalPaths& paths, uint64_t size, const 
     report.action = migrated ? "converted" : "rebuilt";
     report.reason = migrated ? "the journal of an earlier build (working pool in /dev/shm) was folded into the image"
                              : "no journal";
-    rebuildWorkingPool(paths, chain, poolSize, report);
+    rebuildWorkingPool(paths, chain, poolSize, report, progress);
     pool = openWorkingPool(paths);
     try {
       poolId = pool->root()->reserved[kRootPoolIdSlot];
@@ -164,7 +165,7 @@ Pool* Pool::openJournaledLocked(const JournalPaths& paths, uint64_t size, const 
     } else {
       report.action = "rebuilt";
       report.reason = why;
-      rebuildWorkingPool(paths, chain, poolSize, report);
+      rebuildWorkingPool(paths, chain, poolSize, report, progress);
       pool = openWorkingPool(paths);
       if (pool->root()->reserved[kRootSeqSlot] != chain.endSeq()) {
         uint64_t got = pool->root()->reserved[kRootSeqSlot];
@@ -190,7 +191,7 @@ Pool* Pool::openJournaledLocked(const JournalPaths& paths, uint64_t size, const 
 // A new pool: created under a temporary name, its image and journal made, then renamed into place. Until the
 // image exists nothing counts as created; until the pool file has its name the image alone rebuilds it.
 Pool* Pool::createJournaled(const JournalPaths& paths, uint64_t size, const CommitLogPolicy& policy,
-                            JournalOpenReport& report) {
+                            JournalOpenReport& report, const OpenProgress& progress) {
   const std::string tmp = paths.pool + ".creating";
   unlink(tmp.c_str());
   unlink(paths.pool.c_str());  // a zero-filled file left by a create cut short
@@ -208,7 +209,7 @@ Pool* Pool::createJournaled(const JournalPaths& paths, uint64_t size, const Comm
     h.rootOffset = pool->rootOffset();
     h.poolSize = pool->size_;
     pmemcql::startJournal(paths, h);
-    writeFileCopy(tmp, paths.image);
+    writeFileCopy(tmp, paths.image, progress);
     if (rename(tmp.c_str(), paths.pool.c_str()) != 0)
       throw PoolErr("POOL_IO", "cannot rename " + tmp + ": " + strerror(errno));
     fsyncDirOf(paths.pool);
@@ -225,9 +226,10 @@ Pool* Pool::createJournaled(const JournalPaths& paths, uint64_t size, const Comm
 
 // A pool file with neither image nor journal: written by a build that synced the pool file itself (consistent on
 // disk) or in emulated mode. Its bytes become the image before libpmemobj touches it; then the journal starts.
-Pool* Pool::adoptUnjournaled(const JournalPaths& paths, const CommitLogPolicy& policy, JournalOpenReport& report) {
+Pool* Pool::adoptUnjournaled(const JournalPaths& paths, const CommitLogPolicy& policy, JournalOpenReport& report,
+                              const OpenProgress& progress) {
   const std::string tmp = paths.image + ".tmp";
-  writeFileCopyUnrenamed(paths.pool, tmp);
+  writeFileCopyUnrenamed(paths.pool, tmp, progress);
   Pool* pool = nullptr;
   try {
     pool = openWorkingPool(paths);

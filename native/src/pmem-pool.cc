@@ -131,14 +131,15 @@ bool Pool::enableJournaling() {
   return true;
 }
 
-Pool* Pool::open(const std::string& path, uint64_t size, const CommitLogPolicy& policy) {
+Pool* Pool::open(const std::string& path, uint64_t size, const CommitLogPolicy& policy,
+                 const OpenProgress& progress) {
   gAnyPoolOpened = true;
   // Emulated pmem (PMEM_IS_PMEM_FORCE=1) and real pmem (DAX) are durable at commit: no journal.
   if (emulatedByUser() || isDaxTarget(path)) return openDirect(path, size);
   if (!gJournaling)
     throw PoolErr("POOL_OPEN", "pool " + path + " is on a disk, but libpmem had decided about persistent memory "
                                "before the pool opened, so its commits cannot be journaled");
-  return openJournaled(path, size, policy);
+  return openJournaled(path, size, policy, progress);
 }
 
 Pool* Pool::openDirect(const std::string& path, uint64_t size) {

@@ -35,7 +35,8 @@ class Pool {
    * Opens `path`, creating it with `size` bytes when absent. A disk pool is journaled under `policy`; pmem
    * (DAX) and emulated pools ignore it. Throws PoolErr.
    */
-  static Pool* open(const std::string& path, uint64_t size, const CommitLogPolicy& policy);
+  static Pool* open(const std::string& path, uint64_t size, const CommitLogPolicy& policy,
+                    const OpenProgress& progress = nullptr);
   ~Pool();
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -91,12 +92,14 @@ class Pool {
   void initOrCheckRoot(bool created);
   static Pool* openDirect(const std::string& path, uint64_t size);
   // Journaled pools (journaled-pool-open.cc).
-  static Pool* openJournaled(const std::string& path, uint64_t size, const CommitLogPolicy& policy);
+  static Pool* openJournaled(const std::string& path, uint64_t size, const CommitLogPolicy& policy,
+                             const OpenProgress& progress);
   static Pool* openJournaledLocked(const JournalPaths& paths, uint64_t size, const CommitLogPolicy& policy,
-                                   JournalOpenReport& report);
+                                   JournalOpenReport& report, const OpenProgress& progress);
   static Pool* createJournaled(const JournalPaths& paths, uint64_t size, const CommitLogPolicy& policy,
-                               JournalOpenReport& report);
-  static Pool* adoptUnjournaled(const JournalPaths& paths, const CommitLogPolicy& policy, JournalOpenReport& report);
+                               JournalOpenReport& report, const OpenProgress& progress);
+  static Pool* adoptUnjournaled(const JournalPaths& paths, const CommitLogPolicy& policy, JournalOpenReport& report,
+                                const OpenProgress& progress);
   static Pool* openWorkingPool(const JournalPaths& paths);
   /** Stamps this boot's id (and `poolId` when non-zero) into the root when they differ (one transaction). */
   void stampBootAndId(uint64_t poolId);
