@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -79,6 +80,7 @@ void JournalCheckpointThread::checkpoint(JournalState& s, int index, const std::
 }
 
 void JournalCheckpointThread::run() {
+  pthread_setname_np(pthread_self(), "journal-ckpt");  // how /proc and the tests tell it apart
   // Below the event loop and the sync thread: a checkpoint is bulk work that nothing waits for.
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
   std::unique_lock<std::mutex> lock(s_.m);

@@ -1,5 +1,6 @@
 #include "journal-sync-thread.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -32,6 +33,7 @@ JournalSyncThread::~JournalSyncThread() {
 }
 
 void JournalSyncThread::run() {
+  pthread_setname_np(pthread_self(), "journal-sync");  // how /proc and the tests tell it apart
   std::unique_lock<std::mutex> lock(s_.m);
   auto pending = [&] { return s_.writtenLsn > s_.syncedLsn; };
   while (!s_.stopping) {

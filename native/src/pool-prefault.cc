@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include <sys/mman.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "page-populator.h"
@@ -62,6 +63,7 @@ PoolPrefault::~PoolPrefault() {
 }
 
 void PoolPrefault::run() {
+  pthread_setname_np(pthread_self(), "pool-prefault");  // how /proc and the tests tell it apart
   if (idle_) setIdleSchedulingOfThisThread();
   std::unique_lock<std::mutex> lock(m_);
   while (!stop_) {
