@@ -225,3 +225,98 @@ JournalFileScan scanJournalFile(int fd, uint64_t poolSize,
 }
 
 }  // namespace pmemcql
+
+namespace pmemcql {
+
+namespace {
+
+// Whether the whole record at `at` (`bytes` long) is valid: checksum, ranges inside the pool, an End record's
+// shape. Fills `nextSalt` for an End record. Empty, or why not.
+std::string checkWholeRecord(int fd, uint64_t at, uint64_t bytes, uint64_t poolSize, uint64_t& nextSalt) {
+  std::vector<char> rec(bytes);
+  if (!readAt(fd, rec.data(), bytes, at)) return "cannot be read";
+  if (journalHash(rec.data(), bytes - kChecksumBytes) != load<uint64_t>(rec.data() + bytes - kChecksumBytes))
+    return "fails its checksum";
+  const uint32_t type = load<uint32_t>(rec.data() + 24), count = load<uint32_t>(rec.data() + 28);
+  const uint64_t payloadEnd = bytes - kChecksumBytes;
+  if (type == static_cast<uint32_t>(RecordType::End)) {
+    if (count != 0 || payloadEnd != kRecordHeaderBytes + 8) return "is a malformed End record";
+    nextSalt = load<uint64_t>(rec.data() + kRecordHeaderBytes);
+    return "";
+  }
+  uint64_t p = kRecordHeaderBytes;
+  for (uint32_t i = 0; i < count; i++) {
+    if (p + kRangeHeaderBytes > payloadEnd) return "names bytes outside the pool or is malformed";
+    const uint64_t off = load<uint64_t>(rec.data() + p);
+    const uint32_t len = load<uint32_t>(rec.data() + p + 8);
+    p += kRangeHeaderBytes;
+    if (off > poolSize || len > poolSize - off || len > payloadEnd - p) return "names bytes outside the pool or is malformed";
+    p += len;
+  }
+  return p == payloadEnd ? "" : "names bytes outside the pool or is malformed";
+}
+
+}  // namespace
+
+JournalFileScan scanJournalHeaders(int fd, uint64_t poolSize) {
+  JournalFileScan s;
+  struct stat st;
+  s.fileSize = fstat(fd, &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  if (s.fileSize == 0) return s;
+  char hdr[kJournalHeaderBytes];
+  if (s.fileSize < kJournalHeaderBytes || !readAt(fd, hdr, sizeof hdr, 0) || !decodeJournalHeader(hdr, s.header)) {
+    if (!allZero(fd, 0, s.fileSize)) s.problem = "no valid file header";
+    return s;
+  }
+  s.hasHeader = true;
+  struct Entry {
+    uint64_t at, bytes, seq;
+    bool end;
+  };
+  std::vector<Entry> entries;
+  uint64_t at = kJournalHeaderBytes, lastSeq = s.header.baseSeq;
+  std::string why;
+  while (at < s.fileSize) {
+    if (!entries.empty() && entries.back().end) {
+      why = "follows the End record";
+      break;
+    }
+    char rh[kRecordHeaderBytes];
+    if (s.fileSize - at < kRecordHeaderBytes + kChecksumBytes || !readAt(fd, rh, sizeof rh, at)) {
+      why = "is cut short";
+      break;
+    }
+    const uint64_t bytes = load<uint64_t>(rh + 32), seq = load<uint64_t>(rh + 16);
+    const uint32_t type = load<uint32_t>(rh + 24);
+    if (load<uint64_t>(rh) != kJournalRecordMagic) why = "has no record magic";
+    else if (bytes < kRecordHeaderBytes + kChecksumBytes || bytes > s.fileSize - at) why = "is cut short";
+    else if (load<uint64_t>(rh + 8) != s.header.salt) why = "belongs to an earlier use of the file (another salt)";
+    else if (seq != lastSeq && seq != lastSeq + 1)
+      why = "breaks the commit sequence (" + std::to_string(seq) + " after " + std::to_string(lastSeq) + ")";
+    else if (type != static_cast<uint32_t>(RecordType::Data) && type != static_cast<uint32_t>(RecordType::End))
+      why = "has an unknown type";
+    if (!why.empty()) break;
+    entries.push_back(Entry{at, bytes, seq, type == static_cast<uint32_t>(RecordType::End)});
+    lastSeq = seq;
+    at += bytes;
+  }
+  // Only the last record is read whole; one that fails is dropped, and so is the one before it if it fails too.
+  while (!entries.empty()) {
+    const Entry& e = entries.back();
+    std::string bad = checkWholeRecord(fd, e.at, e.bytes, poolSize, s.nextSalt);
+    if (bad.empty()) break;
+    at = e.at;
+    why = bad;
+    entries.pop_back();
+  }
+  s.records = entries.size();
+  s.lastSeq = entries.empty() ? s.header.baseSeq : entries.back().seq;
+  s.validEnd = entries.empty() ? kJournalHeaderBytes : entries.back().at + entries.back().bytes;
+  s.ended = !entries.empty() && entries.back().end;
+  if (!s.ended) s.nextSalt = 0;
+  if (s.validEnd < s.fileSize && !allZero(fd, s.validEnd, s.fileSize))
+    s.problem = "record at byte " + std::to_string(s.validEnd) + " " + (why.empty() ? "is cut short" : why);
+  return s;
+}
+
+}  // namespace pmemcql

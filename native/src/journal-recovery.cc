@@ -140,8 +140,8 @@ void forEachDataRange(int fd, uint64_t size, Fn&& fn) {
   }
 }
 
-// Copies `from` into the already-sized, zero-filled `toFd`, skipping what reads as zeros (holes, unwritten extents,
-// all-zero chunks), which stays a hole or an unwritten extent in `toFd`.
+// Copies `from` into the already-sized, zero-filled `toFd`, skipping holes and unwritten extents (which read as zeros
+// and stay unwritten in `toFd`).
 void copyInto(const std::string& from, int toFd, const std::string& to, const OpenProgress& progress) {
   Fd in(::open(from.c_str(), O_RDONLY));
   if (in.fd < 0) ioError("cannot open " + from);
@@ -149,7 +149,19 @@ void copyInto(const std::string& from, int toFd, const std::string& to, const Op
   static const char zero[4096] = {};
   const uint64_t size = fileSize(in.fd);
   ProgressTicker ticker(progress, "copying " + baseNameOf(from), size);
+  bool inKernel = true;  // copy_file_range: no trip through this process's memory
   forEachDataRange(in.fd, size, [&](uint64_t begin, uint64_t end) {
+    while (inKernel && begin < end) {
+      ticker.at(begin);
+      loff_t inOff = static_cast<loff_t>(begin), outOff = static_cast<loff_t>(begin);
+      const size_t len = static_cast<size_t>(std::min<uint64_t>(kCopyChunk * 64, end - begin));
+      ssize_t n = copy_file_range(in.fd, &inOff, toFd, &outOff, len, 0);
+      if (n > 0) begin += static_cast<uint64_t>(n);
+      else if (n < 0 && errno == EINTR) continue;
+      else if (n == 0 || errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP) inKernel = false;
+      else ioError("copy of " + from + " into " + to + " failed");
+    }
+    // Without copy_file_range: through a buffer, leaving all-zero chunks out.
     for (uint64_t at = begin; at < end;) {
       ticker.at(at);
       size_t n = static_cast<size_t>(std::min<uint64_t>(kCopyChunk, end - at));
@@ -186,7 +198,7 @@ void fsyncDirOf(const std::string& path) {
   if (d.fd < 0 || fsync(d.fd) != 0) ioError("fsync of directory " + dirOf(path) + " failed");
 }
 
-JournalChain readJournalChain(const JournalPaths& paths, uint64_t poolSize) {
+JournalChain readJournalChain(const JournalPaths& paths, uint64_t poolSize, bool headersOnly) {
   JournalChain c;
   for (int i = 0; i < 2; i++) {
     Fd fd(::open(paths.journal[i].c_str(), O_RDONLY));
@@ -194,7 +206,7 @@ JournalChain readJournalChain(const JournalPaths& paths, uint64_t poolSize) {
       if (errno != ENOENT) ioError("cannot open journal " + paths.journal[i]);
       continue;
     }
-    c.scans[i] = scanJournalFile(fd.fd, poolSize, nullptr);
+    c.scans[i] = headersOnly ? scanJournalHeaders(fd.fd, poolSize) : scanJournalFile(fd.fd, poolSize, nullptr);
   }
   int withHeader[2], n = 0;
   for (int i = 0; i < 2; i++)

@@ -46,8 +46,11 @@ struct JournalChain {
   uint64_t endSeq() const { return last().lastSeq; }
 };
 
-/** Reads both journal files (validating every record) and links them. Throws PoolErr. */
-JournalChain readJournalChain(const JournalPaths& paths, uint64_t poolSize);
+/**
+ * Reads both journal files and links them: every record validated whole, or (`headersOnly`, for an open that may
+ * trust the working pool) every header and the last record of each file (scanJournalHeaders). Throws PoolErr.
+ */
+JournalChain readJournalChain(const JournalPaths& paths, uint64_t poolSize, bool headersOnly = false);
 
 /** Root fields read from a pool-sized file at the root's offset, without libpmemobj. */
 struct RootProbe {

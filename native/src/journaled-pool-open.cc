@@ -91,11 +91,12 @@ Pool* Pool::openJournaledLocked(const JournalPaths& paths, uint64_t size, const 
                                       " is missing: the journal alone cannot rebuild it");
   }
   const uint64_t poolSize = sizeOf(paths.image);
-  JournalChain chain = readJournalChain(paths, poolSize);
-  report.problems.insert(report.problems.end(), chain.problems.begin(), chain.problems.end());
+  // Headers only while the working pool may be trusted: a restart then costs O(records), not O(journal bytes).
+  JournalChain chain = readJournalChain(paths, poolSize, true);
   Pool* pool = nullptr;
   uint64_t poolId = 0;
   if (chain.length == 0) {
+    chain = readJournalChain(paths, poolSize);
     // The image is all there is: right after converting an earlier build's journal, else files went missing.
     if (!migrated)
       report.problems.push_back("no journal file has a header: the pool is its image as of the last checkpoint");
@@ -165,6 +166,7 @@ Pool* Pool::openJournaledLocked(const JournalPaths& paths, uint64_t size, const 
     } else {
       report.action = "rebuilt";
       report.reason = why;
+      chain = readJournalChain(paths, poolSize);  // every record checked before any is replayed
       rebuildWorkingPool(paths, chain, poolSize, report, progress);
       pool = openWorkingPool(paths);
       if (pool->root()->reserved[kRootSeqSlot] != chain.endSeq()) {
@@ -176,6 +178,7 @@ Pool* Pool::openJournaledLocked(const JournalPaths& paths, uint64_t size, const 
       }
     }
   }
+  report.problems.insert(report.problems.end(), chain.problems.begin(), chain.problems.end());
   try {
     pool->checkFlushesRecorded();
     pool->startJournal(prepareJournalFiles(paths, chain, poolSize), policy);
