@@ -1,7 +1,7 @@
 // Configuration: YAML with Cassandra-like names, environment and flag overrides, and fail-fast
 // errors naming the key — through the real server binary.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
@@ -176,6 +176,49 @@ describe('configuration', () => {
         await client.connect();
         const row = (await client.execute('SELECT v FROM j.t WHERE k = 1')).first();
         expect(row?.v).toBe('durable');
+      } finally {
+        await client.shutdown();
+        await server.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('logs a damaged journal record found on open and does not apply it (nor anything after it)', async () => {
+    const dataDir = mkdtempSync(join(dir, 'tdata-'));
+    const env = { PMEM_IS_PMEM_FORCE: '0', PMEMCQL_COMMITLOG_SYNC: 'batch' };
+    try {
+      let server = await startServer({ dataDir, env });
+      let client = new cassandra.Client({
+        contactPoints: [`127.0.0.1:${server.port}`],
+        localDataCenter: 'datacenter1',
+      });
+      await client.connect();
+      await client.execute("CREATE KEYSPACE d WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
+      await client.execute('CREATE TABLE d.t (k int PRIMARY KEY, v text)');
+      await client.execute("INSERT INTO d.t (k, v) VALUES (1, 'kept')");
+      const journal = join(dataDir, 'pmemcql.journal-0');
+      const before = readFileSync(journal).length;
+      await client.execute("INSERT INTO d.t (k, v) VALUES (2, 'damaged-record-marker')");
+      await client.execute("INSERT INTO d.t (k, v) VALUES (3, 'after')");
+      await client.shutdown();
+      expect(await server.stop('SIGKILL')).toBe(null);
+      // A flipped byte inside the record that holds row 2 (after what was there before it).
+      const bytes = readFileSync(journal);
+      const at = bytes.indexOf(Buffer.from('damaged-record-marker'), before);
+      expect(at).toBeGreaterThan(before);
+      bytes[at] = bytes[at]! ^ 0x20;
+      writeFileSync(journal, bytes);
+      server = await startServer({ dataDir, env: { ...env, PMEMCQL_BOOT_ID: '6f1c3b8e-0000-4000-8000-000000000002' } });
+      expect(server.output()).toMatch(
+        /fails its checksum.*"msg":"journal: torn or damaged data found on open, not applied"/,
+      );
+      client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
+      try {
+        await client.connect();
+        const rows = (await client.execute('SELECT k, v FROM d.t')).rows.map((r) => [r.k, r.v]);
+        expect(rows).toEqual([[1, 'kept']]);
       } finally {
         await client.shutdown();
         await server.stop();
