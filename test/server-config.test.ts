@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitLogOptions, DEFAULT_GROUP_WINDOW_MS, loadConfig } from '../server/config.js';
-import { startServer } from './support/server-process.js';
+import { type ServerProcess, startServer } from './support/server-process.js';
 
 const main = resolve(import.meta.dirname, '../dist/server/main.js');
 const dir = mkdtempSync(join(tmpdir(), 'pmemcql-config-'));
@@ -137,19 +137,27 @@ describe('configuration', () => {
     const file = join(dir, 'group.yaml');
     writeFileSync(file, 'commitlog_sync: group\ncommitlog_sync_group_window: 5ms\n');
     const dataDir = mkdtempSync(join(dir, 'gdata-'));
+    const servers: ServerProcess[] = [];
+    const clients: cassandra.Client[] = [];
+    const connect = async (server: ServerProcess) => {
+      const client = new cassandra.Client({
+        contactPoints: [`127.0.0.1:${server.port}`],
+        localDataCenter: 'datacenter1',
+      });
+      clients.push(client);
+      await client.connect();
+      return client;
+    };
     try {
-      let server = await startServer({ args: ['--config', file], dataDir, env: { PMEM_IS_PMEM_FORCE: '0' } });
-      expect(server.readyLine()).toMatchObject({
+      const first = await startServer({ args: ['--config', file], dataDir, env: { PMEM_IS_PMEM_FORCE: '0' } });
+      servers.push(first);
+      expect(first.readyLine()).toMatchObject({
         mode: 'disk',
         commitlog_sync: 'group',
         commitlog_sync_group_window: '5ms',
         pool_open: 'created',
       });
-      let client = new cassandra.Client({
-        contactPoints: [`127.0.0.1:${server.port}`],
-        localDataCenter: 'datacenter1',
-      });
-      await client.connect();
+      const client = await connect(first);
       const settings = await client.execute(
         "SELECT name, value FROM system_views.settings WHERE name IN ('commitlog_sync', 'commitlog_sync_group_window')",
       );
@@ -161,26 +169,23 @@ describe('configuration', () => {
       await client.execute('CREATE TABLE j.t (k int PRIMARY KEY, v text)');
       await client.execute("INSERT INTO j.t (k, v) VALUES (1, 'durable')");
       await client.shutdown();
-      expect(await server.stop('SIGTERM')).toBe(0);
+      expect(await first.stop('SIGTERM')).toBe(0);
       expect(existsSync(join(dataDir, 'pmemcql.image'))).toBe(true);
       // Another boot id: the working pool is not trusted and is rebuilt from the image and the journal.
-      server = await startServer({
+      const second = await startServer({
         args: ['--config', file],
         dataDir,
         env: { PMEM_IS_PMEM_FORCE: '0', PMEMCQL_BOOT_ID: '6f1c3b8e-0000-4000-8000-000000000001' },
       });
-      expect(server.readyLine().pool_open).toBe('rebuilt');
-      expect(server.output()).toContain('working pool rebuilt from its image and journal');
-      client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
-      try {
-        await client.connect();
-        const row = (await client.execute('SELECT v FROM j.t WHERE k = 1')).first();
-        expect(row?.v).toBe('durable');
-      } finally {
-        await client.shutdown();
-        await server.stop();
-      }
+      servers.push(second);
+      expect(second.readyLine().pool_open).toBe('rebuilt');
+      expect(second.output()).toContain('working pool rebuilt from its image and journal');
+      const again = await connect(second);
+      const row = (await again.execute('SELECT v FROM j.t WHERE k = 1')).first();
+      expect(row?.v).toBe('durable');
     } finally {
+      for (const client of clients) await client.shutdown().catch(() => {});
+      for (const server of servers) await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
@@ -188,13 +193,19 @@ describe('configuration', () => {
   it('logs a damaged journal record found on open and does not apply it (nor anything after it)', async () => {
     const dataDir = mkdtempSync(join(dir, 'tdata-'));
     const env = { PMEM_IS_PMEM_FORCE: '0', PMEMCQL_COMMITLOG_SYNC: 'batch' };
-    try {
-      let server = await startServer({ dataDir, env });
-      let client = new cassandra.Client({
+    const servers: ServerProcess[] = [];
+    const connect = async (server: ServerProcess) => {
+      const client = new cassandra.Client({
         contactPoints: [`127.0.0.1:${server.port}`],
         localDataCenter: 'datacenter1',
       });
       await client.connect();
+      return client;
+    };
+    try {
+      const first = await startServer({ dataDir, env });
+      servers.push(first);
+      const client = await connect(first);
       await client.execute("CREATE KEYSPACE d WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}");
       await client.execute('CREATE TABLE d.t (k int PRIMARY KEY, v text)');
       await client.execute("INSERT INTO d.t (k, v) VALUES (1, 'kept')");
@@ -203,27 +214,30 @@ describe('configuration', () => {
       await client.execute("INSERT INTO d.t (k, v) VALUES (2, 'damaged-record-marker')");
       await client.execute("INSERT INTO d.t (k, v) VALUES (3, 'after')");
       await client.shutdown();
-      expect(await server.stop('SIGKILL')).toBe(null);
+      expect(await first.stop('SIGKILL')).toBe(null);
       // A flipped byte inside the record that holds row 2 (after what was there before it).
       const bytes = readFileSync(journal);
       const at = bytes.indexOf(Buffer.from('damaged-record-marker'), before);
       expect(at).toBeGreaterThan(before);
       bytes[at] = bytes[at]! ^ 0x20;
       writeFileSync(journal, bytes);
-      server = await startServer({ dataDir, env: { ...env, PMEMCQL_BOOT_ID: '6f1c3b8e-0000-4000-8000-000000000002' } });
-      expect(server.output()).toMatch(
+      const second = await startServer({
+        dataDir,
+        env: { ...env, PMEMCQL_BOOT_ID: '6f1c3b8e-0000-4000-8000-000000000002' },
+      });
+      servers.push(second);
+      expect(second.output()).toMatch(
         /fails its checksum.*"msg":"journal: torn or damaged data found on open, not applied"/,
       );
-      client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
+      const again = await connect(second);
       try {
-        await client.connect();
-        const rows = (await client.execute('SELECT k, v FROM d.t')).rows.map((r) => [r.k, r.v]);
+        const rows = (await again.execute('SELECT k, v FROM d.t')).rows.map((r) => [r.k, r.v]);
         expect(rows).toEqual([[1, 'kept']]);
       } finally {
-        await client.shutdown();
-        await server.stop();
+        await again.shutdown();
       }
     } finally {
+      for (const server of servers) await server.stop('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
