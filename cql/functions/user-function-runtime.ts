@@ -105,8 +105,8 @@ export class UserFunctionRuntime {
         } catch {
           continue; // a body that no longer compiles fails at its call, with Cassandra's message
         }
-        this.remember(f, isolate);
       }
+      this.remember(f, isolate);
       if (isolate.needsPreparation) {
         pending ??= [];
         pending.push(isolate.prepare().catch(() => undefined)); // a failure shows at the call
@@ -119,8 +119,10 @@ export class UserFunctionRuntime {
   call(f: UserFunctionMetadata, args: readonly (Buffer | null)[]): Buffer | null {
     this.assertEnabled(f.language);
     if (this.rejectsNullInput(f, args)) return null;
-    const values = args.map((a, i) => (a !== null && a.length === 0 && emptyIsNull(f.argTypes[i]!) ? null : a));
-    const isolate = this.isolate(f);
+    const values = args.some((a, i) => a !== null && a.length === 0 && emptyIsNull(f.argTypes[i]!))
+      ? args.map((a, i) => (a !== null && a.length === 0 && emptyIsNull(f.argTypes[i]!) ? null : a))
+      : args;
+    const isolate = this.isolates.get(f) ?? this.isolate(f);
     const started = performance.now();
     let result: Buffer | null;
     try {
@@ -171,12 +173,15 @@ export class UserFunctionRuntime {
   }
 
   private isolate(f: UserFunctionMetadata): SandboxIsolate {
-    const isolate = this.isolates.get(f) ?? new SandboxIsolate(this.instances!, this.program(f), this.limits());
+    const isolate = new SandboxIsolate(this.instances!, this.program(f), this.limits());
     this.remember(f, isolate);
     return isolate;
   }
 
-  /** Most recently used last (Map iteration is insertion order); the least recently used beyond the cap go. */
+  /**
+   * Most recently prepared last (Map iteration is insertion order; prepare() runs before every statement, calls
+   * do not reorder); the oldest beyond the cap go.
+   */
   private remember(f: UserFunctionMetadata, isolate: SandboxIsolate): void {
     this.isolates.delete(f);
     this.isolates.set(f, isolate);

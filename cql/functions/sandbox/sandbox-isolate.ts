@@ -39,6 +39,13 @@ export class SandboxIsolate {
   private tainted = false;
   private deadline = 0;
   private interrupted = false;
+  /** The call in progress, for `invokeLive` (one closure per isolate rather than one per call). */
+  private callLive: Live | undefined;
+  private callArgument: QuickJSHandle | undefined;
+  private readonly invokeLive = () => {
+    const live = this.callLive!;
+    return live.context.callFunction(live.invoke, live.context.undefined, live.entry, this.callArgument!);
+  };
 
   constructor(
     private readonly instances: QuickJsInstances,
