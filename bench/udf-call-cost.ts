@@ -8,8 +8,8 @@
 
 import { loadavg } from 'node:os';
 import cassandra from 'cassandra-driver';
-import { numberOption } from './support/cli-options.js';
 import { startBenchServer } from './support/bench-server.js';
+import { numberOption } from './support/cli-options.js';
 import { processCpuMs } from './support/process-cpu.js';
 
 const ROWS = numberOption('--rows', 100_000);

@@ -77,9 +77,11 @@ export class SandboxIsolate {
       const { context } = live;
       const argument = context.newArrayBuffer(packed);
       this.startClock();
-      const outcome = this.withinDeadline(() =>
-        context.callFunction(live.invoke, context.undefined, live.entry, argument),
-      );
+      this.callLive = live;
+      this.callArgument = argument;
+      const outcome = this.withinDeadline(this.invokeLive);
+      this.callLive = undefined;
+      this.callArgument = undefined;
       argument.dispose();
       if (outcome.error) {
         outcome.error.dispose();
