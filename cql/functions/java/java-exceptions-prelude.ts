@@ -28,6 +28,8 @@ export const JAVA_THROWABLES: Readonly<Record<string, readonly [string, string |
   MissingFormatArgumentException: ['java.util.MissingFormatArgumentException', 'IllegalFormatException', false],
   IllegalFormatConversionException: ['java.util.IllegalFormatConversionException', 'IllegalFormatException', false],
   PatternSyntaxException: ['java.util.regex.PatternSyntaxException', 'IllegalArgumentException', false],
+  BufferUnderflowException: ['java.nio.BufferUnderflowException', 'RuntimeException', false],
+  BufferOverflowException: ['java.nio.BufferOverflowException', 'RuntimeException', false],
   AssertionError: ['java.lang.AssertionError', 'Error', false],
   CloneNotSupportedException: ['java.lang.CloneNotSupportedException', 'Exception', true],
   InterruptedException: ['java.lang.InterruptedException', 'Exception', true],

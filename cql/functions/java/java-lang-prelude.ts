@@ -985,6 +985,208 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
     }
   };
 
+  // ---- helpers the library's templates use ----
+
+  const isNumber = (o: unknown): boolean =>
+    typeof o === 'number' ||
+    typeof o === 'bigint' ||
+    o instanceof JDouble ||
+    o instanceof JFloat ||
+    o instanceof JShort ||
+    o instanceof JByte ||
+    ((o as { $cls?: string } | null)?.$cls ?? '').startsWith('java.math.Big');
+  const numDouble = (o: unknown): number => {
+    if (typeof o === 'number') return o;
+    if (typeof o === 'bigint') return Number(o);
+    const x = nn(o) as { v?: unknown; doubleValue?: () => number };
+    if (typeof x.doubleValue === 'function') return x.doubleValue();
+    return Number(x.v);
+  };
+  const numLong = (o: unknown): bigint => {
+    if (typeof o === 'bigint') return o;
+    if (typeof o === 'number') return BigInt(o);
+    const x = nn(o) as { v?: unknown; longValue?: () => bigint };
+    if (typeof x.longValue === 'function') return x.longValue();
+    return d2l(Number(x.v));
+  };
+  const numInt = (o: unknown): number => {
+    if (typeof o === 'number') return o;
+    if (typeof o === 'bigint') return Number(BigInt.asIntN(32, o));
+    const x = nn(o) as { v?: unknown; intValue?: () => number };
+    if (typeof x.intValue === 'function') return x.intValue();
+    return d2i(Number(x.v));
+  };
+  const isComparable = (o: unknown): boolean =>
+    typeof o !== 'object' || (o !== null && typeof (o as { compareTo?: unknown }).compareTo === 'function');
+  const sameBox = (a: unknown, b: unknown): boolean => {
+    if (a === null || b === null) return a === b;
+    if (typeof a === 'object')
+      return (
+        a === b ||
+        ((a as { v: number }).v === (b as { v: number }).v &&
+          (a as { v: number }).v >= -128 &&
+          (a as { v: number }).v <= 127 &&
+          !(a instanceof JChar && (a as { v: number }).v < 0))
+      );
+    return a === b && (a as number) >= -128 && (a as number) <= 127;
+  };
+  const unboxOr = (x: { v: number } | null, d: number): number => (x === null ? d : x.v);
+  const strOrNull = (s: string | null): string => (s === null ? 'null' : s);
+  const strOr = (o: unknown, d: string): string => (o === null ? d : str(o));
+  const requireNonNull = <T>(o: T | null, msg: string | null): T =>
+    o === null ? fail('NullPointerException', msg) : o;
+  const requireNonNullElse = <T>(o: T | null, d: T | null): T =>
+    o !== null ? o : d === null ? fail('NullPointerException', 'defaultObj') : d;
+  const charsToString = (a: Uint16Array | null, off: number, n: number): string => {
+    const arr = nn(a);
+    if (off < 0 || n < 0 || off + n > arr.length)
+      fail('StringIndexOutOfBoundsException', `offset ${off}, count ${n}, length ${arr.length}`);
+    return String.fromCharCode(...arr.subarray(off, off + n));
+  };
+  const toCharArray = (s: string): Uint16Array => {
+    const a = new Uint16Array(s.length);
+    for (let i = 0; i < s.length; i++) a[i] = s.charCodeAt(i);
+    return a;
+  };
+  const codePointAt = (s: string, i: number): number =>
+    i >= 0 && i < s.length
+      ? (s.codePointAt(i) as number)
+      : fail('StringIndexOutOfBoundsException', `index ${i}, length ${s.length}`);
+  const codePointCount = (s: string, a: number, b: number): number => Array.from(substring(s, a, b)).length;
+  const sbWithCapacity = (n: number): StringBuilder =>
+    n < 0 ? fail('NegativeArraySizeException', String(n)) : new StringBuilder();
+  const bitCount = (x: number): number => {
+    x = x - ((x >>> 1) & 0x55555555);
+    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+    return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 63;
+  };
+  const lbitCount = (x: bigint): number =>
+    bitCount(Number(BigInt.asIntN(32, x))) + bitCount(Number(BigInt.asIntN(32, x >> 32n)));
+  const reverseBits = (x: number): number => {
+    let r = 0;
+    for (let i = 0; i < 32; i++) r = (r << 1) | ((x >>> i) & 1);
+    return r | 0;
+  };
+  const lclz = (x: bigint): number => {
+    const u = BigInt.asUintN(64, x);
+    return u === 0n ? 64 : 64 - u.toString(2).length;
+  };
+  const lctz = (x: bigint): number => {
+    const u = BigInt.asUintN(64, x);
+    if (u === 0n) return 64;
+    let n = 0;
+    let v = u;
+    while ((v & 1n) === 0n) {
+      v >>= 1n;
+      n++;
+    }
+    return n;
+  };
+  const parseUnsignedInt = (s: string | null): number => {
+    const v = parseIntegral(s, 10, 64);
+    if (v < 0n || v > 4294967295n || s?.startsWith('-'))
+      return fail('NumberFormatException', `String value ${s} exceeds range of unsigned int.`);
+    return Number(BigInt.asIntN(32, v));
+  };
+  const idivu = (a: number, b: number): number =>
+    b === 0 ? fail('ArithmeticException', '/ by zero') : ((a >>> 0) / (b >>> 0)) | 0;
+  const lmax = (a: bigint, b: bigint): bigint => (a >= b ? a : b);
+  const lmin = (a: bigint, b: bigint): bigint => (a <= b ? a : b);
+  const labs = (a: bigint): bigint => BigInt.asIntN(64, a < 0n ? -a : a);
+  const doubleBits = (x: number): bigint => {
+    f64[0] = Number.isNaN(x) ? Number.NaN : x;
+    return (BigInt(i32of64[1]!) << 32n) | BigInt(i32of64[0]! >>> 0);
+  };
+  const bitsDouble = (b: bigint): number => {
+    i32of64[0] = Number(BigInt.asIntN(32, b));
+    i32of64[1] = Number(BigInt.asIntN(32, b >> 32n));
+    return f64[0]!;
+  };
+  const bitsFloat = (b: number): number => {
+    i32of32[0] = b;
+    return f32[0]!;
+  };
+  const copySign = (m: number, s: number): number => (Object.is(s, -0) || s < 0 ? -Math.abs(m) : Math.abs(m));
+  const toIntExact = (v: bigint): bigint => (BigInt.asIntN(32, v) !== v ? overflow(false) : v);
+  const intoArray = (items: unknown[], target: unknown[] | null): unknown[] => {
+    const t = nn(target);
+    if (t.length >= items.length) {
+      for (let i = 0; i < items.length; i++) t[i] = items[i];
+      if (t.length > items.length) t[items.length] = null;
+      return t;
+    }
+    return items;
+  };
+  const sortDoubles = (a: Float64Array | Float32Array | null): void => {
+    nn(a).sort((x, y) => dcmp(x, y));
+  };
+  const arrayEquals = (a: ArrayLike<unknown> | null, b: ArrayLike<unknown> | null): boolean => {
+    if (a === b) return true;
+    if (a === null || b === null || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i];
+      const y = b[i];
+      if (typeof x === 'number' && typeof y === 'number' ? dcmp(x, y) !== 0 : !oeq(x, y)) return false;
+    }
+    return true;
+  };
+  const arrayHash = (a: ArrayLike<unknown> | null): number => {
+    if (a === null) return 0;
+    let h = 1;
+    const isDouble = a instanceof Float64Array;
+    const isFloat = a instanceof Float32Array;
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i];
+      const eh = isDouble ? doubleHash(x as number) : isFloat ? floatBits(x as number) : ohash(x);
+      h = (Math.imul(31, h) + eh) | 0;
+    }
+    return h;
+  };
+  const copyOf = <A extends { length: number; slice(a?: number, b?: number): A }>(a: A | null, n: number): A => {
+    const src = nn(a);
+    if (n < 0) fail('NegativeArraySizeException', String(n));
+    if (n <= src.length) return src.slice(0, n);
+    const out = (
+      Array.isArray(src)
+        ? new Array(n).fill(src.length > 0 && typeof src[0] === 'boolean' ? false : null)
+        : new (src.constructor as new (n: number) => A)(n)
+    ) as A & { [i: number]: unknown };
+    for (let i = 0; i < src.length; i++) out[i] = (src as unknown as ArrayLike<unknown>)[i];
+    return out;
+  };
+  const copyOfRange = <A extends { length: number; slice(a?: number, b?: number): A }>(
+    a: A | null,
+    from: number,
+    to: number,
+  ): A => {
+    const src = nn(a);
+    if (from > to) fail('IllegalArgumentException', `${from} > ${to}`);
+    if (from < 0 || from > src.length) aioobe(from, src.length);
+    const head = copyOf(src.slice(from), to - from);
+    return head;
+  };
+  const isArrayOf = (o: unknown, kind: string): boolean => {
+    switch (kind) {
+      case 'int':
+        return o instanceof Int32Array;
+      case 'long':
+        return o instanceof BigInt64Array;
+      case 'double':
+        return o instanceof Float64Array;
+      case 'float':
+        return o instanceof Float32Array;
+      case 'short':
+        return o instanceof Int16Array;
+      case 'byte':
+        return o instanceof Int8Array;
+      case 'char':
+        return o instanceof Uint16Array;
+      default:
+        return Array.isArray(o);
+    }
+  };
+  const isSpaceChar = (c: number): boolean => /\p{Z}/u.test(fromCode(c));
+
   g.$jl = {
     JDouble,
     JFloat,
@@ -1075,5 +1277,45 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
     arrayOf,
     arrayText,
     format,
+    pow: Math.pow,
+    isNumber,
+    numDouble,
+    numLong,
+    numInt,
+    isComparable,
+    sameBox,
+    unboxOr,
+    strOrNull,
+    strOr,
+    requireNonNull,
+    requireNonNullElse,
+    charsToString,
+    toCharArray,
+    codePointAt,
+    codePointCount,
+    sbWithCapacity,
+    bitCount,
+    lbitCount,
+    reverseBits,
+    lclz,
+    lctz,
+    parseUnsignedInt,
+    idivu,
+    lmax,
+    lmin,
+    labs,
+    doubleBits,
+    bitsDouble,
+    bitsFloat,
+    copySign,
+    toIntExact,
+    intoArray,
+    sortDoubles,
+    arrayEquals,
+    arrayHash,
+    copyOf,
+    copyOfRange,
+    isArrayOf,
+    isSpaceChar,
   };
 }

@@ -10,7 +10,7 @@ export interface EmitContext {
   /** A JS expression for the runtime descriptor of a CQL type (shared by all calls). */
   typeRef(t: CqlType): string;
   /** Reports a compile problem at the call's line. */
-  problem(message: string): void;
+  problem(message: string): never;
   /** A string literal argument's value, if the argument is one. */
   literal(argIndex: number): string | undefined;
   /** The function's argument CQL types and names; its return type; the keyspace's UDTs. */
@@ -18,6 +18,7 @@ export interface EmitContext {
   readonly argTypes: readonly CqlType[];
   readonly returnType: CqlType;
   userType(name: string): CqlType | undefined;
+  readonly keyspace: string;
   parseTupleType(text: string): CqlType | undefined;
 }
 
@@ -103,7 +104,8 @@ function parseTypeText(text: string, tvars: ReadonlySet<string>): JType {
           throw new Error(`bad signature type: ${text}`);
         }
       }
-      if (name.startsWith('java.lang.')) name = name.slice('java.lang.'.length);
+      // Types are named by their simple name (Map.Entry keeps its outer class).
+      if (name.includes('.') && name !== 'Map.Entry') name = name.slice(name.lastIndexOf('.') + 1);
       t = { k: 'class', name, args };
     }
     while (s.startsWith('[]', i)) {
@@ -522,7 +524,7 @@ for (const [name, p, box] of [
   const text = p === 'float' ? '$jl.fstr' : '$jl.dstr';
   members(c, {
     [`new(${p})`]: `$jl.${box}($0)`,
-    [`new(String)`]: `$jl.${box}(${conv('$jl.parseDouble($0)')})`,
+    'new(String)': `$jl.${box}(${conv('$jl.parseDouble($0)')})`,
     'int intValue()': '$jl.d2i($r.v)',
     'long longValue()': '$jl.d2l($r.v)',
     'double doubleValue()': '$r.v',

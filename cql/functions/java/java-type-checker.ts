@@ -177,7 +177,6 @@ export function checkBody(input: BodyInput, problems: ProblemList): CheckedBody 
 class Checker {
   private readonly scopes: Map<string, Local>[] = [];
   private tempCount = 0;
-  private labelCount = 0;
   private readonly findings = new Set<string>();
   /** Checked exception types caught by the enclosing try blocks (innermost last). */
   private readonly catching: JType[][] = [];
@@ -322,7 +321,7 @@ class Checker {
     }
     if (s.k !== 'class' || t.k !== 'class') return false;
     const up = this.asSuper(s, t.name);
-    if (!up || up.k !== 'class') return false;
+    if (up?.k !== 'class') return false;
     if (t.args.length === 0 || up.args.length === 0) return true;
     return up.args.every((a, i) => typeArgContains(t.args[i]!, a));
   }
@@ -504,7 +503,7 @@ class Checker {
       }
       case 'synchronized': {
         this.findings.add('use of synchronized');
-        this.expr(s.lock);
+        if (s.lock.kind !== 'this') this.expr(s.lock);
         const body = this.block(s.body);
         return { js: body.js, completes: body.completes };
       }
