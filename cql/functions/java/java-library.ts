@@ -85,8 +85,10 @@ function parseTypeText(text: string, tvars: ReadonlySet<string>): JType {
           if (s[i] === '?') {
             i++;
             if (s.startsWith('extends', i)) {
+              // `? extends X`: any subtype of X is accepted (read-only use), so the argument is left open.
               i += 'extends'.length;
-              args.push(one());
+              one();
+              args.push({ k: 'tvar', name: '?' });
             } else if (s.startsWith('super', i)) {
               i += 'super'.length;
               one();

@@ -56,6 +56,8 @@ interface Local {
   readonly js: string;
   readonly final: boolean;
   readonly hasInit: boolean;
+  /** Assigned somewhere before (in source order): reads of a local neither initialized nor assigned are refused. */
+  assigned: boolean;
 }
 
 /** Names the sandbox cannot reach at all: as in Cassandra without UDF threads, they "cannot be resolved". */
@@ -181,7 +183,6 @@ class Checker {
   /** Checked exception types caught by the enclosing try blocks (innermost last). */
   private readonly catching: JType[][] = [];
   private readonly labels: { name: string | null; loop: boolean; switch: boolean }[] = [];
-  private line = 0;
 
   constructor(
     private readonly input: BodyInput,
@@ -191,7 +192,7 @@ class Checker {
   run(): CheckedBody & { completesNormally: boolean } {
     const top = new Map<string, Local>();
     for (const p of this.input.params)
-      top.set(p.name, { name: p.name, type: p.type, js: mangle(p.name), final: false, hasInit: true });
+      top.set(p.name, { name: p.name, type: p.type, js: mangle(p.name), final: false, hasInit: true, assigned: true });
     this.scopes.push(top);
     const { js, completes } = this.statements(this.input.statements);
     const temps =
@@ -226,7 +227,7 @@ class Checker {
 
   private declare(line: number, name: string, type: JType, final: boolean, hasInit: boolean): Local {
     if (this.lookupLocal(name)) this.report(line, `Duplicate local variable ${name}`);
-    const local: Local = { name, type, js: mangle(name), final, hasInit };
+    const local: Local = { name, type, js: mangle(name), final, hasInit, assigned: hasInit };
     this.scopes[this.scopes.length - 1]!.set(name, local);
     return local;
   }
@@ -418,7 +419,6 @@ class Checker {
   }
 
   private statement(s: Stmt): { js: string; completes: boolean; breaks?: boolean } {
-    this.line = s.line;
     this.input.emit.setLine(s.line);
     switch (s.kind) {
       case 'block':
@@ -809,7 +809,6 @@ class Checker {
   // ---- expressions ----
 
   expr(e: Expr, statement = false, expected?: JType): TExpr {
-    this.line = e.line;
     switch (e.kind) {
       case 'literal':
         return this.literal(e);
@@ -911,7 +910,10 @@ class Checker {
   private resolve(e: Expr): Resolved {
     if (e.kind === 'name') {
       const local = this.lookupLocal(e.name);
-      if (local) return { kind: 'value', e: { t: local.type, js: local.js, local } };
+      if (local) {
+        if (!local.assigned) this.report(e.line, `The local variable ${e.name} may not have been initialized`);
+        return { kind: 'value', e: { t: local.type, js: local.js, local } };
+      }
       if (e.name === 'udfContext') return { kind: 'value', e: { t: cls('UDFContext'), js: '$ctx', nonNull: true } };
       const c = lookupClass(e.name);
       if (c) return { kind: 'type', c };
@@ -1615,6 +1617,9 @@ class Checker {
         type: local.type,
         load: () => local.js,
         store: (js, compound, oldTemp) => {
+          if (compound && !local.assigned)
+            this.report(e.line, `The local variable ${local.name} may not have been initialized`);
+          local.assigned = true;
           if (local.final && (local.hasInit || compound))
             this.report(
               e.line,
