@@ -48,7 +48,13 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
       }
       return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
     }
-    return `${sign}${digits[0]}.${digits.length > 1 ? digits.slice(1) : '0'}E${exp}`;
+    if (digits.length === 1) {
+      // "d.dE" shows two significant digits: the second is the nearest one, not always 0 (4.9E-324).
+      const two = ax.toExponential(1);
+      const d2 = two[2] === '0' ? '0' : two[2]!;
+      return `${sign}${two[0]}.${d2}E${Number(two.slice(two.indexOf('e') + 1))}`;
+    }
+    return `${sign}${digits[0]}.${digits.slice(1)}E${exp}`;
   };
   const dstr = (x: number): string => floatingText(x, false);
   const fstr = (x: number): string => floatingText(x, true);

@@ -1774,7 +1774,11 @@ function javaDoubleText(x: number, isFloat: boolean): string {
     }
     return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
   }
-  return `${sign}${digits[0]}.${digits.length > 1 ? digits.slice(1) : '0'}E${exp}`;
+  if (digits.length === 1) {
+    const two = ax.toExponential(1);
+    return `${sign}${two[0]}.${two[2]}E${Number(two.slice(two.indexOf('e') + 1))}`;
+  }
+  return `${sign}${digits[0]}.${digits.slice(1)}E${exp}`;
 }
 
 function foldArithmetic(
