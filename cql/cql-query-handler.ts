@@ -60,7 +60,7 @@ export class CqlQueryHandler implements QueryHandler {
 
   private build(query: string, keyspace: string | undefined): PreparedEntry {
     const ast = parseStatement(query);
-    const statement = prepareStatement(ast, this.ctx.catalog, keyspace);
+    const statement = prepareStatement(ast, this.ctx.catalog, keyspace, this.ctx.userFunctions);
     return {
       query,
       keyspace,

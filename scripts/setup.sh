@@ -28,9 +28,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 fi
 
-# Native addon: rebuild when any native source is newer than the built module.
+# Native addons (the pool; the watchdog of user-defined functions): rebuild when one is missing or any native
+# source is newer than the pool's module.
 addon=native/build/Release/pmemcql_native.node
-if [ ! -f "$addon" ] || [ -n "$(find native -path native/build -prune -o -type f -newer "$addon" -print | head -1)" ]; then
+if [ ! -f "$addon" ] || [ ! -f native/build/Release/pmemcql_watchdog.node ] || [ -n "$(find native -path native/build -prune -o -type f -newer "$addon" -print | head -1)" ]; then
   echo "setup: building the native addon"
   npx --no-install node-gyp rebuild --directory native >/dev/null
 fi

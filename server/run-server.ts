@@ -9,6 +9,7 @@ import { catalogTwinSchemaSource } from '../cql/columnar/twin-schema-source.js';
 import { CqlQueryHandler } from '../cql/cql-query-handler.js';
 import type { ExecutionContext } from '../cql/execution/cql-statement.js';
 import { SchemaStore } from '../cql/execution/schema-store.js';
+import { UserFunctionRuntime } from '../cql/functions/user-function-runtime.js';
 import { parseStatement } from '../cql/parser/parser.js';
 import { SchemaCatalog } from '../cql/schema/schema-catalog.js';
 import { registerArrowSystemTables } from '../cql/system/arrow-system-tables.js';
@@ -25,7 +26,14 @@ import { twinOptionsFromEnv } from '../storage/twin/twin-options-env.js';
 import { PasswordAuthenticator } from './auth/password-authenticator.js';
 import { idleBackgroundThreads } from './background-threads.js';
 import { clientRows } from './client-rows.js';
-import { advertisedRpcAddress, ConfigError, loadConfig, poolPath, type ServerConfig } from './config.js';
+import {
+  advertisedRpcAddress,
+  ConfigError,
+  loadConfig,
+  poolPath,
+  type ServerConfig,
+  userFunctionSettings,
+} from './config.js';
 import { HandlerSlot } from './handler-slot.js';
 import { heapFloorMb } from './heap-floor.js';
 import { createLogger } from './logger.js';
@@ -194,6 +202,17 @@ export async function runServer(build: ServerBuild): Promise<void> {
   const traces = new TraceStore(node.rpcAddress, 7000);
   systemRows.register('system_traces', 'sessions', () => traces.sessionRows());
   systemRows.register('system_traces', 'events', () => traces.eventRows());
+  // Cassandra's user_function_timeout_policy die / die_immediate stop the node (die lets the error reach the client).
+  const userFunctions = await UserFunctionRuntime.start(
+    userFunctionSettings(config),
+    catalog,
+    logger,
+    (policy, why) => {
+      logger.fatal({ policy }, `stopping the server: ${why}`);
+      if (policy === 'die_immediate') process.exit(100);
+      setTimeout(() => process.exit(100), 250).unref();
+    },
+  );
   let handler: CqlQueryHandler | undefined;
   const ctx: ExecutionContext = {
     catalog,
@@ -204,6 +223,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
     logger,
     auth,
     traces,
+    userFunctions,
     emit: (event) => handler?.emit(event),
   };
   handler = new CqlQueryHandler(ctx);
@@ -290,6 +310,11 @@ export async function runServer(build: ServerBuild): Promise<void> {
       authenticator: config.authenticator,
       authorizer: config.authorizer,
       client_encryption: tls === undefined ? 'disabled' : tls.optional ? 'optional' : 'required',
+      user_defined_functions: !config.user_defined_functions_enabled
+        ? 'disabled'
+        : config.scripted_user_defined_functions_enabled
+          ? 'java, javascript'
+          : 'java',
       build,
     },
     'ready',

@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import type { StorageEngine } from '../../storage/storage-engine.js';
 import type { AccessControl } from '../auth/access-control.js';
+import type { UserFunctionRuntime } from '../functions/user-function-runtime.js';
 import type { ClientState, ColumnSpec, QueryOptions, ResultMessage, ServerEvent } from '../query-handler.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
@@ -23,6 +24,8 @@ export interface ExecutionContext {
   readonly traces?: TraceStore;
   /** Roles and permissions (issue 6); role/permission statements need it, undefined in bare test contexts. */
   readonly auth?: AccessControl | undefined;
+  /** Runs user-defined functions (and knows whether they are enabled). */
+  readonly userFunctions: UserFunctionRuntime;
   emit(event: ServerEvent): void;
 }
 

@@ -5,9 +5,15 @@ import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { UserFunctionResolver } from '../selection/selection.js';
 import type { CqlType } from '../types/cql-type.js';
 import { signature } from './user-function-metadata.js';
+import type { UserFunctionRuntime } from './user-function-runtime.js';
 
-export function userFunctionResolver(catalog: SchemaCatalog, defaultKeyspace: string): UserFunctionResolver {
+export function userFunctionResolver(
+  catalog: SchemaCatalog,
+  defaultKeyspace: string,
+  runtime: UserFunctionRuntime,
+): UserFunctionResolver {
   return {
+    runtime,
     function(keyspace: string | undefined, name: string, argTypes: readonly CqlType[]) {
       return catalog.keyspace(keyspace ?? defaultKeyspace)?.functions?.get(signature(name, argTypes));
     },

@@ -13,8 +13,9 @@ import { functionFactory } from '../functions/function-factories.js';
 import { type FunctionFactory, factoryFunction } from '../functions/function-parameter.js';
 import { type ProvidedArg, pickFunction, typeAssignability } from '../functions/function-resolver.js';
 import { callFunction, functionOverloads, type NativeFunction, termArg } from '../functions/native-functions.js';
-import { callUserFunction, startAggregate } from '../functions/user-function-call.js';
+import { startAggregate } from '../functions/user-aggregate-state.js';
 import type { UserAggregateMetadata, UserFunctionMetadata } from '../functions/user-function-metadata.js';
+import type { UserFunctionRuntime } from '../functions/user-function-runtime.js';
 import {
   decodeFloatVector,
   type SimilarityFunction,
@@ -316,7 +317,8 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       );
       if (uda) {
         if (args.some((a) => a.aggregate)) throw new InvalidRequest(NESTED_AGGREGATE);
-        return compileUserAggregate(uda, args);
+        scope.used?.push(uda.state, ...(uda.final ? [uda.final] : []));
+        return compileUserAggregate(scope.functions!.runtime, uda, args);
       }
       const call = compileUserFunction(scope, s.keyspace, name, args);
       if (!call) break;
@@ -509,6 +511,8 @@ function usesCellMetadata(s: Selectable): boolean {
 
 /** What a selection can see besides the table: user-defined functions and aggregates. */
 export interface UserFunctionResolver {
+  /** Runs the functions it resolves. */
+  readonly runtime: UserFunctionRuntime;
   function(keyspace: string | undefined, name: string, argTypes: readonly CqlType[]): UserFunctionMetadata | undefined;
   aggregate(
     keyspace: string | undefined,
@@ -522,6 +526,8 @@ export interface UserFunctionResolver {
 export interface SelectionScope {
   table: TableMetadata;
   functions?: UserFunctionResolver | undefined;
+  /** User functions the selection calls (aggregates' state and final functions included), collected as compiled. */
+  used?: UserFunctionMetadata[];
   /** Bind markers in selectors (`similarity_cosine(v, ?)`); absent: markers are not allowed. */
   specs?: BindSpecs | undefined;
 }
@@ -711,10 +717,13 @@ function compileUserFunction(
     args.map((a) => a.type),
   );
   if (!f) throw new InvalidRequest(`Unknown function '${keyspace ? `${keyspace}.` : ''}${name}'`);
-  return applyScalar(f.returnType, args, (values) => callUserFunction(f, values));
+  scope.used?.push(f);
+  const runtime = scope.functions!.runtime;
+  return applyScalar(f.returnType, args, (values) => runtime.call(f, values));
 }
 
 function compileUserAggregate(
+  runtime: UserFunctionRuntime,
   uda: { aggregate: UserAggregateMetadata; state: UserFunctionMetadata; final: UserFunctionMetadata | undefined },
   args: Compiled[],
 ): Compiled {
@@ -722,7 +731,7 @@ function compileUserAggregate(
     type: uda.aggregate.returnType,
     columns: args.flatMap((a) => a.columns),
     aggregate: () => {
-      const acc = startAggregate(uda.aggregate, uda.state, uda.final);
+      const acc = startAggregate(runtime, uda.aggregate, uda.state, uda.final);
       return {
         add: (row) => acc.add(args.map((a) => a.value!(row))),
         result: () => acc.result(),
@@ -737,6 +746,8 @@ export class Selection {
   readonly isWildcard: boolean;
   /** Some selector reads cell timestamps or TTLs (writetime/ttl). */
   readonly needsCellMetadata: boolean;
+  /** The user-defined functions it calls, to be made ready before it runs. */
+  readonly userFunctions: readonly UserFunctionMetadata[];
 
   constructor(
     readonly table: TableMetadata,
@@ -744,7 +755,9 @@ export class Selection {
     functions?: UserFunctionResolver,
     specs?: BindSpecs,
   ) {
-    const scope: SelectionScope = { table, functions, specs };
+    const used: UserFunctionMetadata[] = [];
+    const scope: SelectionScope = { table, functions, specs, used };
+    this.userFunctions = used;
     this.isWildcard = selectors.length === 0;
     if (this.isWildcard) {
       this.selectors = table.columns.map((c, i) => ({

@@ -1,10 +1,9 @@
-// CREATE [OR REPLACE] / DROP FUNCTION and AGGREGATE (user-defined, LANGUAGE javascript).
+// CREATE [OR REPLACE] / DROP FUNCTION and AGGREGATE (user-defined functions in Java or JavaScript).
 
 import { InvalidRequest } from '../errors.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import { toLiteral } from '../execution/term-literal.js';
 import { functionOverloads } from '../functions/native-functions.js';
-import { checkCompiles } from '../functions/user-function-call.js';
 import {
   signature,
   type UserAggregateMetadata,
@@ -50,15 +49,9 @@ export class CreateFunctionStatement extends SchemaStatement {
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
     const ast = this.ast;
+    ctx.userFunctions.assertEnabled(ast.language);
     const ks = modifiableKeyspace(ctx, ast.function.keyspace, state);
     const name = ast.function.name;
-    if (ast.language !== 'javascript') {
-      throw new InvalidRequest(
-        ast.language === 'java'
-          ? `Java UDFs are not supported by this server; use LANGUAGE javascript for function '${ks.name}.${name}'`
-          : `Invalid language '${ast.language}' for function '${ks.name}.${name}'`,
-      );
-    }
     if (functionOverloads(name).length > 0)
       throw new InvalidRequest(`Cannot add function '${name}': a native function with that name exists`);
     const argTypes = types(
@@ -73,28 +66,34 @@ export class CreateFunctionStatement extends SchemaStatement {
         );
       names.add(a.name);
     }
+    const returnType = resolveType(ast.returnType, udtResolver(ks));
     const sig = signature(name, argTypes);
     const existing = ks.functions?.get(sig);
     if (existing) {
       if (ast.ifNotExists) return { kind: 'void' };
       if (!ast.orReplace) throw new InvalidRequest(`Function '${name}' already exists`);
+      if (existing.calledOnNullInput !== ast.calledOnNullInput)
+        throw new InvalidRequest(
+          `Function '${name}' must have ${ast.calledOnNullInput ? 'CALLED ON NULL INPUT' : 'RETURNS NULL ON NULL INPUT'} directive`,
+        );
+      if (cqlTypeToString(existing.returnType) !== cqlTypeToString(returnType))
+        throw new InvalidRequest(
+          `Cannot replace function '${name}', the new return type ${cqlTypeToString(returnType)} is not compatible with the return type ${cqlTypeToString(existing.returnType)} of existing function`,
+        );
+    } else if (ks.aggregates?.get(sig)) {
+      throw new InvalidRequest(`Function '${name}' cannot replace an aggregate`);
     }
-    const error = checkCompiles(
-      ast.args.map((a) => a.name),
-      ast.body,
-    );
-    if (error)
-      throw new InvalidRequest(`Failed to compile function '${ks.name}.${name}' for language javascript: ${error}`);
     const f: UserFunctionMetadata = {
       keyspace: ks.name,
       name,
       argNames: ast.args.map((a) => a.name),
       argTypes,
-      returnType: resolveType(ast.returnType, udtResolver(ks)),
+      returnType,
       calledOnNullInput: ast.calledOnNullInput,
-      language: 'javascript',
+      language: ast.language,
       body: ast.body,
     };
+    await ctx.userFunctions.validate(f);
     const functions = new Map(ks.functions ?? []);
     functions.set(sig, f);
     ctx.catalog.putKeyspace({ ...ks, functions });
@@ -155,6 +154,7 @@ export class CreateAggregateStatement extends SchemaStatement {
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
     const ast = this.ast;
+    ctx.userFunctions.assertEnabled('java');
     const ks = modifiableKeyspace(ctx, ast.aggregate.keyspace, state);
     const name = ast.aggregate.name;
     const argTypes = types(ks, ast.argTypes);
