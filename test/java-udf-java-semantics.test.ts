@@ -190,9 +190,9 @@ const JAVA_PRINTED: readonly (readonly [string, string])[] = [
 ];
 
 describe('Java UDF expressions print as Java prints them', () => {
-  it.each(JAVA_PRINTED)('%s', (expression, printed) => {
+  it.each(JAVA_PRINTED)('%s', async (expression, printed) => {
     // The UDF template does not import java.math: its classes are written qualified, as a UDF must.
     const body = `return String.valueOf(${expression.replace(/\b(BigDecimal|BigInteger|RoundingMode)\b/g, 'java.math.$1')});`;
-    expect(asText(call({ returns: 'text', body }))).toBe(printed);
+    expect(asText(await call({ returns: 'text', body }))).toBe(printed);
   });
 });

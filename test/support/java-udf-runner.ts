@@ -1,10 +1,11 @@
-// Compiles a Java UDF body with compileJavaUdf and runs it on CQL-serialized arguments, for the java-udf tests:
-// the program's preludes and entry are evaluated after the host's `__cql` codec, as the sandbox does.
-import vm from 'node:vm';
+// Compiles a Java UDF body with compileJavaUdf and runs it in the UDF sandbox (a QuickJS isolate of its own, with
+// the host's preludes), on CQL-serialized arguments, for the java-udf tests.
+import { afterAll } from 'vitest';
 import { compileJavaUdf, type JavaUdfDefinition } from '../../cql/functions/java/java-udf-compiler.js';
-import { CQL_CODEC_PRELUDE } from '../../cql/functions/sandbox/cql-codec-prelude.js';
+import { QuickJsInstances } from '../../cql/functions/sandbox/quickjs-instances.js';
+import { SandboxFailure } from '../../cql/functions/sandbox/sandbox-failure.js';
+import { SandboxIsolate } from '../../cql/functions/sandbox/sandbox-isolate.js';
 import type { CqlType } from '../../cql/types/cql-type.js';
-import { native } from '../../cql/types/cql-type.js';
 import { parseTypeString } from '../../cql/types/type-parser.js';
 
 export interface JavaFunction {
@@ -34,26 +35,34 @@ export function definition(f: JavaFunction): JavaUdfDefinition {
   };
 }
 
-export type Entry = (args: (Uint8Array | null)[]) => Uint8Array | null;
+const LIMITS = { timeoutMs: 2000, memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024 };
+let instances: Promise<QuickJsInstances> | undefined;
+const isolates: SandboxIsolate[] = [];
+afterAll(() => {
+  for (const i of isolates.splice(0)) i.dispose();
+});
 
-/** The compiled function's entry, in a context of its own with the runtime evaluated. */
-export function load(f: JavaFunction): Entry {
-  const program = compileJavaUdf(definition(f));
-  const context = vm.createContext({});
-  vm.runInContext(CQL_CODEC_PRELUDE.source, context);
-  for (const p of program.preludes) vm.runInContext(p.source, context, { filename: `${p.name}.js` });
-  return vm.runInContext(program.entry, context, { filename: 'udf.js' }) as Entry;
+export type Outcome = Buffer | null | { throws: string };
+
+/** A sandbox isolate running the compiled function; call() gives its result or what it threw. */
+export async function load(f: JavaFunction): Promise<(...args: (Uint8Array | null)[]) => Outcome> {
+  instances ??= QuickJsInstances.start(LIMITS.memoryBytes);
+  const isolate = new SandboxIsolate(await instances, compileJavaUdf(definition(f)), LIMITS);
+  isolates.push(isolate);
+  await isolate.prepare();
+  return (...args) => {
+    try {
+      return isolate.call(args.map((a) => (a === null ? null : Buffer.from(a))));
+    } catch (e) {
+      if (e instanceof SandboxFailure && e.reason === 'thrown') return { throws: e.detail };
+      throw e;
+    }
+  };
 }
 
-/** Runs once; returns the result bytes (as a Buffer), or `throws: String(thrown)` as the host would report. */
-export function call(f: JavaFunction, ...args: (Uint8Array | null)[]): Buffer | null | { throws: string } {
-  const entry = load(f);
-  try {
-    const r = entry(args);
-    return r === null ? null : Buffer.from(r);
-  } catch (e) {
-    return { throws: String(e) };
-  }
+/** Compiles, runs once and gives the result bytes, or `{ throws }` with what the host would report. */
+export async function call(f: JavaFunction, ...args: (Uint8Array | null)[]): Promise<Outcome> {
+  return (await load(f))(...args);
 }
 
 /** The InvalidRequest message compiling the function gives, or undefined if it compiles. */
@@ -83,13 +92,8 @@ export const double = (n: number): Uint8Array => {
   b.writeDoubleBE(n);
   return b;
 };
-export const float = (n: number): Uint8Array => {
-  const b = Buffer.alloc(4);
-  b.writeFloatBE(n);
-  return b;
-};
 export const text = (s: string): Uint8Array => Buffer.from(s, 'utf8');
-/** A list/set of serialized elements, or a tuple/UDT's fields when `fields` is set. */
+/** A list/set's serialized elements ([n][len][bytes]...), or with `fields` a tuple/UDT's ([len][bytes]...). */
 export const elements = (items: readonly (Uint8Array | null)[], fields = false): Uint8Array => {
   const parts: Buffer[] = fields ? [] : [Buffer.from(int(items.length))];
   for (const x of items) {
@@ -98,16 +102,17 @@ export const elements = (items: readonly (Uint8Array | null)[], fields = false):
   }
   return Buffer.concat(parts);
 };
-export const entries = (pairs: readonly [Uint8Array, Uint8Array][]): Uint8Array => elements(pairs.flat());
+export const entries = (pairs: readonly (readonly [Uint8Array, Uint8Array])[]): Uint8Array => {
+  const parts: Buffer[] = [Buffer.from(int(pairs.length))];
+  for (const [k, v] of pairs)
+    parts.push(Buffer.from(int(k.length)), Buffer.from(k), Buffer.from(int(v.length)), Buffer.from(v));
+  return Buffer.concat(parts);
+};
 
-/** Decoders of result bytes. */
-export const asInt = (b: Buffer | null | { throws: string }): number | null | { throws: string } =>
-  b instanceof Buffer ? b.readInt32BE(0) : b;
-export const asBigint = (b: Buffer | null | { throws: string }): bigint | null | { throws: string } =>
+export const asInt = (b: Outcome): number | null | { throws: string } => (b instanceof Buffer ? b.readInt32BE(0) : b);
+export const asBigint = (b: Outcome): bigint | null | { throws: string } =>
   b instanceof Buffer ? b.readBigInt64BE(0) : b;
-export const asDouble = (b: Buffer | null | { throws: string }): number | null | { throws: string } =>
+export const asDouble = (b: Outcome): number | null | { throws: string } =>
   b instanceof Buffer ? b.readDoubleBE(0) : b;
-export const asText = (b: Buffer | null | { throws: string }): string | null | { throws: string } =>
+export const asText = (b: Outcome): string | null | { throws: string } =>
   b instanceof Buffer ? b.toString('utf8') : b;
-
-export { native };

@@ -152,7 +152,7 @@ export function shift(op: string, a: string, p: PrimName, count: string, countTy
   const n = countType === 'long' ? `(${count} & 63n)` : `BigInt(${count} & 63)`;
   if (op === '<<') return `BigInt.asIntN(64, ${a} << ${n})`;
   if (op === '>>') return `(${a} >> ${n})`;
-  return `BigInt.asIntN(64, BigInt.asUintN(64, ${a}) >> ${n})`;
+  return `BigInt.asIntN(64, $jl.u64(${a}) >> ${n})`;
 }
 
 /** The JS literal of a Java primitive constant. */

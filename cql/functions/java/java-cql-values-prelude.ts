@@ -11,8 +11,9 @@ export function javaCqlValuesPrelude(g: Record<string, unknown>): void {
   const longHash = jl.longHash as (x: bigint) => number;
   const npe = jl.npe as () => never;
 
+  const uN = jl.uN as (bits: number, x: bigint) => bigint;
   const hex = (v: bigint, digits: number): string =>
-    BigInt.asUintN(digits * 4, v)
+    uN(digits * 4, v)
       .toString(16)
       .padStart(digits, '0');
 
@@ -36,21 +37,21 @@ export function javaCqlValuesPrelude(g: Record<string, unknown>): void {
       return Number((this.hi >> 12n) & 0xfn);
     }
     variant(): number {
-      const lsb = BigInt.asUintN(64, this.lo);
+      const lsb = uN(64, this.lo);
       return Number((lsb >> (64n - (lsb >> 62n))) & (lsb >> 63n));
     }
     timestamp(): bigint {
       if (this.version() !== 1) fail('UnsupportedOperationException', 'Not a time-based UUID');
-      const h = BigInt.asUintN(64, this.hi);
+      const h = uN(64, this.hi);
       return BigInt.asIntN(64, ((h & 0x0fffn) << 48n) | (((h >> 16n) & 0xffffn) << 32n) | (h >> 32n));
     }
     clockSequence(): number {
       if (this.version() !== 1) fail('UnsupportedOperationException', 'Not a time-based UUID');
-      return Number((BigInt.asUintN(64, this.lo) & 0x3fff000000000000n) >> 48n);
+      return Number((uN(64, this.lo) & 0x3fff000000000000n) >> 48n);
     }
     node(): bigint {
       if (this.version() !== 1) fail('UnsupportedOperationException', 'Not a time-based UUID');
-      return BigInt.asUintN(64, this.lo) & 0xffffffffffffn;
+      return uN(64, this.lo) & 0xffffffffffffn;
     }
     toString(): string {
       const h = hex(this.hi, 16);

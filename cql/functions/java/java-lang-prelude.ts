@@ -71,7 +71,13 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
     f32[0] = Number.isNaN(x) ? Number.NaN : x;
     return i32of32[0]!;
   };
-  const longHash = (x: bigint): number => Number(BigInt.asIntN(32, x ^ (BigInt.asUintN(64, x) >> 32n)));
+  /** BigInt.asUintN, which QuickJS gets wrong for negative values (it returns them unchanged). */
+  const uN = (bits: number, x: bigint): bigint => {
+    const s = BigInt.asIntN(bits, x);
+    return s < 0n ? s + (1n << BigInt(bits)) : s;
+  };
+  const u64 = (x: bigint): bigint => uN(64, x);
+  const longHash = (x: bigint): number => Number(BigInt.asIntN(32, x ^ (u64(x) >> 32n)));
 
   /** Double.compare: -0.0 < 0.0, NaN greatest and equal to itself. */
   const dcmp = (a: number, b: number): number => {
@@ -469,7 +475,7 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
     return v.toString(radix);
   };
   const unsignedText = (v: number | bigint, bits: 32 | 64, shift: number): string => {
-    const u = bits === 32 ? BigInt((v as number) >>> 0) : BigInt.asUintN(64, v as bigint);
+    const u = bits === 32 ? BigInt((v as number) >>> 0) : u64(v as bigint);
     return u.toString(1 << shift);
   };
 
@@ -952,9 +958,7 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
         const v = numericArg(conv, arg);
         const bits = typeof arg === 'bigint' ? 64 : arg instanceof JShort ? 16 : arg instanceof JByte ? 8 : 32;
         const u =
-          typeof v === 'bigint' && (arg as { $cls?: string }).$cls === 'java.math.BigInteger'
-            ? v
-            : BigInt.asUintN(bits, BigInt(v));
+          typeof v === 'bigint' && (arg as { $cls?: string }).$cls === 'java.math.BigInteger' ? v : uN(bits, BigInt(v));
         const body = u.toString(conv.toLowerCase() === 'x' ? 16 : 8);
         return up(flags.includes('#') ? (conv.toLowerCase() === 'x' ? '0x' : '0') + body : body);
       }
@@ -1074,11 +1078,11 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
     return r | 0;
   };
   const lclz = (x: bigint): number => {
-    const u = BigInt.asUintN(64, x);
+    const u = u64(x);
     return u === 0n ? 64 : 64 - u.toString(2).length;
   };
   const lctz = (x: bigint): number => {
-    const u = BigInt.asUintN(64, x);
+    const u = u64(x);
     if (u === 0n) return 64;
     let n = 0;
     let v = u;
@@ -1284,6 +1288,8 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
     arrayText,
     format,
     pow: Math.pow,
+    u64,
+    uN,
     isNumber,
     numDouble,
     numLong,

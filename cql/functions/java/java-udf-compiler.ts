@@ -5,6 +5,7 @@
 import { InvalidRequest } from '../../errors.js';
 import { type CqlType, cqlTypeToString } from '../../types/cql-type.js';
 import { parseTypeString } from '../../types/type-parser.js';
+import type { SandboxPrelude, SandboxProgram } from '../sandbox/sandbox-program.js';
 import type { ClassMember } from './java-ast.js';
 import { javaCollectionsPrelude } from './java-collections-prelude.js';
 import { javaCqlValuesPrelude } from './java-cql-values-prelude.js';
@@ -29,16 +30,6 @@ export interface JavaUdfDefinition {
   readonly body: string;
   /** UDTs of the function's keyspace by name, for udfContext.newUDTValue("name"). */
   userType(name: string): CqlType | undefined;
-}
-
-/** The sandbox contract (cql/functions/sandbox/sandbox-program.ts). */
-export interface SandboxPrelude {
-  readonly name: string;
-  readonly source: string;
-}
-export interface SandboxProgram {
-  readonly preludes: readonly SandboxPrelude[];
-  readonly entry: string;
 }
 
 /** The Java runtime every Java UDF's isolate evaluates (after the host's `__cql` codec). */
