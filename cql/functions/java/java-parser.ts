@@ -340,19 +340,15 @@ class Parser {
     const save = this.pos;
     const type = this.tryType();
     if (type && this.tok.kind === 'ident') return this.localVarRest(type, false, t.line);
-    if (
-      type &&
-      t.kind === 'ident' &&
-      type.args === null &&
-      type.dims === 0 &&
-      this.is(';') &&
-      !type.name.includes('.')
-    ) {
-      // `foobarbaz;`: ECJ reads a declaration whose declarator is missing.
-      throw new JavaSyntaxError(
-        this.tok.line,
-        'Syntax error, insert "VariableDeclarators" to complete LocalVariableDeclaration',
-      );
+    if (type && t.kind === 'ident' && type.args === null && type.dims === 0 && (this.is(';') || this.is('}'))) {
+      // `foobarbaz;`: ECJ reads a declaration whose declarator is missing (and, without `;`, an unfinished block).
+      const missing = 'Syntax error, insert "VariableDeclarators" to complete LocalVariableDeclaration';
+      const line = this.tokens[this.pos - 1]!.line;
+      if (this.is('}'))
+        throw new JavaSyntaxError(line, missing, [
+          { line, message: 'Syntax error, insert ";" to complete BlockStatements' },
+        ]);
+      throw new JavaSyntaxError(line, missing, [{ line, message: `${type.name} cannot be resolved to a type` }]);
     }
     if (type && t.kind === 'keyword' && !this.is('.') && !this.is('['))
       throw new JavaSyntaxError(

@@ -12,6 +12,8 @@ export class JavaSyntaxError extends Error {
   constructor(
     readonly line: number,
     message: string,
+    /** Further problems ECJ reports with this one. */
+    readonly more: readonly JavaProblem[] = [],
   ) {
     super(message);
   }

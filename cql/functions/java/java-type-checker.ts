@@ -1339,10 +1339,14 @@ class Checker {
     return this.binaryOn(e.line, op, l, r);
   }
 
-  private binaryOn(line: number, op: string, l: TExpr, r: TExpr): TExpr {
+  /** `shownOp`: the operator as written (a compound assignment's `+=`), for problems. */
+  private binaryOn(line: number, op: string, l: TExpr, r: TExpr, shownOp = op): TExpr {
     if (l.t.k === 'error' || r.t.k === 'error') return { t: T_ERROR, js: 'null' };
     const undefinedOp = (): never =>
-      this.problem(line, `The operator ${op} is undefined for the argument type(s) ${typeName(l.t)}, ${typeName(r.t)}`);
+      this.problem(
+        line,
+        `The operator ${shownOp} is undefined for the argument type(s) ${typeName(l.t)}, ${typeName(r.t)}`,
+      );
     if (op === '+' && (isClass(l.t, 'String') || isClass(r.t, 'String'))) {
       if (l.t.k === 'void' || r.t.k === 'void') return undefinedOp();
       const constant =
@@ -1564,7 +1568,7 @@ class Checker {
     const op = e.op.slice(0, -1);
     const rhs = this.expr(e.value);
     const current: TExpr = { t, js: target.load() };
-    const result = this.binaryOn(e.line, op, current, rhs);
+    const result = this.binaryOn(e.line, op, current, rhs, e.op);
     // Compound assignment casts the result back to the variable's type (JLS 15.26.2).
     let js: string;
     if (isClass(t, 'String')) {
@@ -1718,7 +1722,10 @@ function infer(
 ): void {
   if (formal.k === 'tvar' && vars.has(formal.name)) {
     if (actual.k === 'null' || actual.k === 'error' || (actual.k === 'tvar' && actual.name === '?')) return;
-    if (!env.has(formal.name) || (reverse && false)) env.set(formal.name, actual);
+    const bound = env.get(formal.name);
+    if (bound === undefined) env.set(formal.name, actual);
+    // Two different argument types: their least upper bound, approximated by Object.
+    else if (!reverse && !sameType(bound, actual) && !(bound.k === 'tvar')) env.set(formal.name, T_OBJECT);
     return;
   }
   if (formal.k === 'array' && actual.k === 'array') infer(formal.elem, actual.elem, env, vars, reverse);

@@ -180,7 +180,7 @@ export function compileJavaUdf(def: JavaUdfDefinition): SandboxProgram {
   try {
     parsed = parseMethodBody(def.body);
   } catch (e) {
-    if (e instanceof JavaSyntaxError) throw compilationFailed([{ line: e.line, message: e.message }]);
+    if (e instanceof JavaSyntaxError) throw compilationFailed([{ line: e.line, message: e.message }, ...e.more]);
     throw e;
   }
 
