@@ -175,7 +175,8 @@ export type ClassMember =
       readonly static: boolean;
       readonly init: boolean;
     }
-  | { readonly kind: 'initializer'; readonly line: number; readonly static: boolean }
+  /** `empty`: no statements, so no code is generated for it (and the verifier sees nothing). */
+  | { readonly kind: 'initializer'; readonly line: number; readonly static: boolean; readonly empty: boolean }
   | { readonly kind: 'method'; readonly line: number; readonly name: string; readonly descriptor: string }
   | { readonly kind: 'class'; readonly line: number; readonly name: string };
 

@@ -135,8 +135,8 @@ class Parser {
     const isStatic = this.is('static') && this.peek().text === '{';
     if (isStatic) this.pos++;
     if (this.is('{')) {
-      this.block();
-      return { kind: 'initializer', line, static: isStatic };
+      const b = this.block();
+      return { kind: 'initializer', line, static: isStatic, empty: b.body.length === 0 };
     }
     let staticMod = false;
     while (this.tok.kind === 'keyword' && MODIFIERS.has(this.tok.text)) {

@@ -280,7 +280,7 @@ function memberFindings(members: readonly ClassMember[]): string[] {
         if (m.init) out.push(m.static ? 'static initializer declared' : 'initializer declared');
         break;
       case 'initializer':
-        out.push(m.static ? 'static initializer declared' : 'initializer declared');
+        if (!m.empty) out.push(m.static ? 'static initializer declared' : 'initializer declared');
         break;
       case 'method':
         out.push(`not allowed method declared: ${m.name}${m.descriptor}`);
