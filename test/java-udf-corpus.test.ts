@@ -19,7 +19,6 @@ import {
   text,
 } from './support/java-udf-runner.js';
 
-const bytes = (...parts: Uint8Array[]): Buffer => Buffer.concat(parts.map((p) => Buffer.from(p)));
 const bool = (b: boolean): Uint8Array => Uint8Array.of(b ? 1 : 0);
 
 describe('arguments, results and nulls', () => {
