@@ -259,7 +259,9 @@ export function compileJavaUdf(def: JavaUdfDefinition): SandboxProgram {
     `return function (a) { return ${result}; };`,
     '})()',
   ].join('\n');
-  return { preludes: JAVA_RUNTIME_PRELUDES, entry };
+  // A body that needs no collection, CQL value or codec keeps its isolate to java.lang (faster to build).
+  const needsAll = /\$j[uvct]\b/.test(entry);
+  return { preludes: needsAll ? JAVA_RUNTIME_PRELUDES : JAVA_RUNTIME_PRELUDES.slice(0, 2), entry };
 }
 
 /** The generated class's line of the method declaration, where ECJ reports a missing return. */
