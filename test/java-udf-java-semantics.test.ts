@@ -184,6 +184,7 @@ const JAVA_PRINTED: readonly (readonly [string, string])[] = [
     'new Date(1234567890123L) + "," + new Date(-1L) + "," + new Date(0).hashCode()',
     'Fri Feb 13 23:31:30 UTC 2009,Wed Dec 31 23:59:59 UTC 1969,0',
   ],
+  ['Arrays.toString("a-b,c".split("\\\\-|,")) + "a.b".replaceAll("\\\\.", "\\\\$")', '[a, b, c]a$b'],
   ['Integer.valueOf(127) == Integer.valueOf(127)', 'true'],
   ['Integer.valueOf(128) == Integer.valueOf(128)', 'false'],
   ['Objects.equals(null, null) + "," + Objects.toString(null, "d") + "," + Objects.hashCode(null)', 'true,d,0'],

@@ -220,6 +220,8 @@ describe('what the sandbox cannot reach (UFSecurityTest)', () => {
       ['java.util.Random r = new java.util.Random(); return 0d;', 'java.util.Random is not supported'],
       ['return (double) this.hashCode();', "'this' is not supported"],
       ['return (double) "abc".chars().count();', 'The method chars() is undefined for the type String'],
+      ['return "a1".matches("\\\\p{Alpha}\\\\d") ? 1d : 0d;', 'uses syntax not supported in Java UDFs'],
+      ['return (double) "aaa".split("a++").length;', 'uses syntax not supported in Java UDFs'],
     ];
     for (const [body, message] of cases) {
       const m = invalid(body);

@@ -526,13 +526,15 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
     return a.length - b.length;
   };
 
+  /** Java regex syntax whose meaning JavaScript's engine does not share (kept in step with java-regex.ts). */
+  const UNSUPPORTED_REGEX = /\\[pPQEZzAGhHvVR]|\(\?[a-zA-Z]|\(\?<[a-zA-Z]|\[\[|&&|[*+?}]\+/;
   /** A Java regex as a JS RegExp (the common subset: the syntax of both is the same for it). */
   const regexCache = new Map<string, RegExp>();
   const regex = (pattern: string, flags: string): RegExp => {
     const key = `${flags}/${pattern}`;
     let r = regexCache.get(key);
     if (r === undefined) {
-      if (/\\[pPQEZzAG]|\(\?[<!=]?[a-zA-Z]|\[\[|&&|\*\+|\+\+|\?\+|\}\+/.test(pattern))
+      if (UNSUPPORTED_REGEX.test(pattern))
         return fail('UnsupportedOperationException', `Java regex construct not supported in UDFs: ${pattern}`);
       try {
         r = new RegExp(pattern, flags);
@@ -547,7 +549,7 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
   /** Pattern.split: no empty leading part for a zero-width match at 0; trailing empty parts dropped for limit 0. */
   const split = (s: string, pattern: string, limit = 0): string[] => {
     const parts: string[] = [];
-    const re = regex(pattern, 'gu');
+    const re = regex(pattern, 'g');
     let index = 0;
     let m: RegExpExecArray | null;
     // biome-ignore lint/suspicious/noAssignInExpressions: the usual exec loop
@@ -585,10 +587,10 @@ export function javaLangPrelude(g: Record<string, unknown>): void {
     return out;
   };
   const replaceAll = (s: string, pattern: string, repl: string): string =>
-    s.replace(regex(pattern, 'gu'), replacement(repl));
+    s.replace(regex(pattern, 'g'), replacement(repl));
   const replaceFirst = (s: string, pattern: string, repl: string): string =>
-    s.replace(regex(pattern, 'u'), replacement(repl));
-  const matches = (s: string, pattern: string): boolean => regex(`^(?:${pattern})$`, 'u').test(s);
+    s.replace(regex(pattern, ''), replacement(repl));
+  const matches = (s: string, pattern: string): boolean => regex(`^(?:${pattern})$`, '').test(s);
   const replaceLiteral = (s: string, target: string, repl: string): string => s.split(nn(target)).join(nn(repl));
   const join = (sep: string, items: Iterable<unknown>): string => {
     let out = '';

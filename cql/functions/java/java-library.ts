@@ -3,6 +3,7 @@
 // receiver, `$0`..`$9` the arguments). A class or member missing here is refused at CREATE time.
 import type { CqlType } from '../../types/cql-type.js';
 import { JAVA_THROWABLES } from './java-exceptions-prelude.js';
+import { regexProblem } from './java-regex.js';
 import { cls, type JType, prim, T_VOID } from './java-types.js';
 
 /** What a member's emitter may ask of the compiler. */
@@ -208,6 +209,16 @@ function fields(
     c.fields.set(name, { type: parseTypeText(type, new Set()), js, constant });
 }
 
+/** A member taking a regex first: a literal pattern is checked at compile time. */
+function regexCall(template: string): Emit {
+  return (recv, args, ctx) => {
+    const pattern = ctx.literal(0);
+    const problem = pattern === undefined ? undefined : regexProblem(pattern);
+    if (problem !== undefined) return ctx.problem(problem);
+    return template.replace(/\$(r|\d)/g, (_, k: string) => (k === 'r' ? recv : (args[Number(k)] ?? 'undefined')));
+  };
+}
+
 const instanceOf = (runtime: string) => (js: string) => `(${js} instanceof ${runtime})`;
 
 // java.lang
@@ -289,11 +300,11 @@ members(STRING, {
   'String repeat(int)': '$jl.repeat($r, $0)',
   'String replace(char, char)': '$r.split(String.fromCharCode($0)).join(String.fromCharCode($1))',
   'String replace(CharSequence, CharSequence)': `$jl.replaceLiteral($r, ${cs(0)}, ${cs(1)})`,
-  'String replaceAll(String, String)': '$jl.replaceAll($r, $jl.nn($0), $jl.nn($1))',
-  'String replaceFirst(String, String)': '$jl.replaceFirst($r, $jl.nn($0), $jl.nn($1))',
-  'boolean matches(String)': '$jl.matches($r, $jl.nn($0))',
-  'String[] split(String)': '$jl.split($r, $jl.nn($0))',
-  'String[] split(String, int)': '$jl.split($r, $jl.nn($0), $1)',
+  'String replaceAll(String, String)': regexCall('$jl.replaceAll($r, $jl.nn($0), $jl.nn($1))'),
+  'String replaceFirst(String, String)': regexCall('$jl.replaceFirst($r, $jl.nn($0), $jl.nn($1))'),
+  'boolean matches(String)': regexCall('$jl.matches($r, $jl.nn($0))'),
+  'String[] split(String)': regexCall('$jl.split($r, $jl.nn($0))'),
+  'String[] split(String, int)': regexCall('$jl.split($r, $jl.nn($0), $1)'),
   'boolean equals(Object)': '($r === $0)',
   'boolean equalsIgnoreCase(String)': '$jl.equalsIgnoreCase($r, $0)',
   'boolean contentEquals(CharSequence)': `($r === ${cs(0)})`,
