@@ -498,3 +498,71 @@ describe('boxing', () => {
     expect(asText(await call({ returns: 'text', body }))).toBe('1I 1L 1.0D 1.0F 1S 1B 1C trueZ 1T false3');
   });
 });
+
+describe("the Cassandra documentation's and the drivers' examples", () => {
+  it('avgState / avgFinal over a tuple<int,bigint> state', async () => {
+    const state = await load({
+      args: [
+        ['state', 'tuple<int,bigint>'],
+        ['val', 'int'],
+      ],
+      returns: 'tuple<int,bigint>',
+      calledOnNullInput: true,
+      body: 'if (val != null) { state.setInt(0, state.getInt(0)+1); state.setLong(1, state.getLong(1)+val.intValue()); } return state;',
+    });
+    const final = await load({
+      args: [['state', 'tuple<int,bigint>']],
+      returns: 'double',
+      calledOnNullInput: true,
+      body: 'double r = 0; if (state.getInt(0) == 0) return null; r = state.getLong(1); r/= state.getInt(0); return Double.valueOf(r);',
+    });
+    let s = Buffer.from(elements([int(0), bigint(0)], true));
+    for (const v of [1, 2, null, 4]) s = state(s, v === null ? null : int(v)) as Buffer;
+    expect(s).toEqual(Buffer.from(elements([int(3), bigint(7)], true)));
+    expect(asDouble(final(s))).toBe(7 / 3);
+    expect(final(elements([int(0), bigint(0)], true))).toBeNull();
+  });
+
+  it('fLog, plus and stringify', async () => {
+    expect(
+      asDouble(
+        await call(
+          {
+            args: [['input', 'double']],
+            returns: 'double',
+            calledOnNullInput: true,
+            body: 'return Double.valueOf(Math.log(input.doubleValue()));',
+          },
+          double(Math.E),
+        ),
+      ),
+    ).toBe(1);
+    const plus = [
+      ['s', 'bigint'],
+      ['v', 'bigint'],
+    ] as const;
+    expect(
+      asBigint(
+        await call({ args: plus, returns: 'bigint', body: 'return s+v;' }, bigint(2n ** 62n), bigint(2n ** 62n)),
+      ),
+    ).toBe(-(2n ** 63n));
+    const div = [
+      ['dividend', 'int'],
+      ['divisor', 'int'],
+    ] as const;
+    expect(
+      asInt(
+        await call(
+          { args: div, returns: 'int', calledOnNullInput: true, body: 'return dividend / divisor;' },
+          int(-7),
+          int(2),
+        ),
+      ),
+    ).toBe(-3);
+    expect(
+      asText(
+        await call({ args: [['i', 'int']], returns: 'text', body: 'return Integer.toString(i) + "hello";' }, int(12)),
+      ),
+    ).toBe('12hello');
+  });
+});
