@@ -46,6 +46,8 @@ interface TExpr {
   readonly constant?: number | bigint | string | boolean;
   /** The expression's value cannot be null (literals, `new`, concatenations). */
   readonly nonNull?: boolean;
+  /** `new X<>(...)` whose type arguments nothing decided: it takes those of whatever it is assigned to. */
+  readonly diamond?: boolean;
   /** A local variable reference (assignable). */
   readonly local?: Local;
 }
@@ -252,7 +254,10 @@ class Checker {
       let args: JType[] = [];
       if (node.args !== null) {
         args = node.args.map((a) => {
-          if (a.kind === 'wildcard') return a.bound ? this.resolveType(a.bound) : ({ k: 'tvar', name: '?' } as JType);
+          if (a.kind === 'wildcard')
+            return a.bound
+              ? ({ k: 'tvar', name: '?', bound: this.resolveType(a.bound) } as JType)
+              : ({ k: 'tvar', name: '?' } as JType);
           return this.resolveType(a);
         });
         if (args.length !== c.tparams.length) {
@@ -368,6 +373,13 @@ class Checker {
       const b = boxed(from);
       return this.isSubtype(b, to) ? box(e.js, from.name) : null;
     }
+    if (
+      e.diamond &&
+      from.k === 'class' &&
+      to.k === 'class' &&
+      this.asSuper({ k: 'class', name: from.name, args: [] }, to.name)
+    )
+      return e.js;
     return this.isSubtype(from, to) ? e.js : null;
   }
 
@@ -982,7 +994,11 @@ class Checker {
       e.target.kind === 'name' || e.target.kind === 'field'
         ? this.resolve(e.target)
         : { kind: 'value' as const, e: this.expr(e.target) };
-    if (target.kind === 'package') return this.problem(e.line, `${target.path} cannot be resolved`);
+    if (target.kind === 'package') {
+      if (/^java\.(util|lang|math|text|time)\.[A-Z]/.test(target.path))
+        return this.problem(e.line, `${target.path} is not supported in Java UDFs by this server`);
+      return this.problem(e.line, `${target.path} cannot be resolved`);
+    }
     if (OBJECT_DENIED.has(e.name)) {
       this.findings.add(`call to java.lang.Object.${e.name}()`);
       for (const a of e.args) this.expr(a);
@@ -1070,7 +1086,7 @@ class Checker {
       const env = new Map<string, JType>();
       c.tparams.forEach((p, i) => {
         const a = ct.args[i];
-        env.set(p, a === undefined || (a.k === 'tvar' && a.name === '?') ? T_OBJECT : a);
+        env.set(p, a === undefined ? T_OBJECT : a.k === 'tvar' && a.name === '?' ? (a.bound ?? T_OBJECT) : a);
       });
       for (const m of c.methods.get(name) ?? []) {
         // A subclass's method hides an inherited one with the same parameters.
@@ -1261,7 +1277,7 @@ class Checker {
         `The constructor ${c.name}(${args.map((a) => typeName(a.t)).join(', ')}) is undefined`,
       );
     const r = this.invoke(e.line, c, ctors, 'new', null, args, e.args);
-    return { t, js: r.js, nonNull: true };
+    return { t, js: r.js, nonNull: true, diamond: e.type.diamond && expected === undefined };
   }
 
   private newArray(e: Extract<Expr, { kind: 'newArray' }>): TExpr {

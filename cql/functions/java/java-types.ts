@@ -7,7 +7,8 @@ export type JType =
   | { readonly k: 'prim'; readonly name: PrimName }
   | { readonly k: 'class'; readonly name: string; readonly args: readonly JType[] }
   | { readonly k: 'array'; readonly elem: JType }
-  | { readonly k: 'tvar'; readonly name: string }
+  /** A type variable; `?` is a wildcard, whose `bound` (`? extends X`) is what reading an element gives. */
+  | { readonly k: 'tvar'; readonly name: string; readonly bound?: JType }
   | { readonly k: 'null' }
   | { readonly k: 'void' }
   /** The type of an expression whose problem was already reported: accepted everywhere, reported nowhere. */
