@@ -566,3 +566,190 @@ describe("the Cassandra documentation's and the drivers' examples", () => {
     ).toBe('12hello');
   });
 });
+
+describe('the Java classes of CQL values', () => {
+  const date12345 = Uint8Array.of(0x80, 0, 0x30, 0x39); // 12345 days after the epoch
+
+  it('date is LocalDate, timestamp is Date, timeuuid is UUID', async () => {
+    expect(
+      asText(
+        await call(
+          {
+            args: [['d', 'date']],
+            returns: 'text',
+            body: 'return d.getYear() + "-" + d.getMonth() + "-" + d.getDay() + " " + d + " " + d.getDaysSinceEpoch() + " " + d.add(java.util.Calendar.MONTH, 1);',
+          },
+          date12345,
+        ),
+      ),
+    ).toBe('2003-10-20 2003-10-20 12345 2003-11-20');
+    expect(
+      await call(
+        {
+          args: [['d', 'date']],
+          returns: 'date',
+          body: 'return org.apache.cassandra.cql3.functions.types.LocalDate.fromDaysSinceEpoch(d.getDaysSinceEpoch() + 1);',
+        },
+        date12345,
+      ),
+    ).toEqual(Buffer.from([0x80, 0, 0x30, 0x3a]));
+    expect(
+      asText(
+        await call(
+          { args: [['t', 'timestamp']], returns: 'text', body: 'return t.getTime() + " " + t;' },
+          bigint(1234567890123),
+        ),
+      ),
+    ).toBe('1234567890123 Fri Feb 13 23:31:30 UTC 2009');
+    expect(
+      asText(
+        await call(
+          { args: [['u', 'timeuuid']], returns: 'text', body: 'return u + " " + u.version() + " " + u.timestamp();' },
+          Buffer.from('a4a70900244811e5b8e1a5bd0a0b9f1b', 'hex'),
+        ),
+      ),
+    ).toBe('a4a70900-2448-11e5-b8e1-a5bd0a0b9f1b 1 136555258123323648');
+    expect(
+      await call(
+        { args: [['u', 'uuid']], returns: 'timeuuid', body: 'return u;' },
+        Buffer.from('123e4567e89b42d3a456426614174000', 'hex'),
+      ),
+    ).toEqual({
+      throws:
+        'org.apache.cassandra.cql3.functions.types.exceptions.InvalidTypeException: 123e4567-e89b-42d3-a456-426614174000 is not a Type 1 (time-based) UUID',
+    });
+  });
+
+  it('inet, duration, varint, decimal and blob', async () => {
+    const inet = {
+      args: [['i', 'inet']] as const,
+      returns: 'text',
+      body: 'return i.getHostAddress() + " " + i + " " + i.getAddress().length;',
+    };
+    expect(asText(await call(inet, Uint8Array.of(10, 0, 0, 255)))).toBe('10.0.0.255 /10.0.0.255 4');
+    expect(asText(await call(inet, Uint8Array.of(0x20, 1, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))).toBe(
+      '2001:db8:0:0:0:0:0:1 /2001:db8:0:0:0:0:0:1 16',
+    );
+    expect(
+      asText(
+        await call(
+          {
+            args: [['d', 'duration']],
+            returns: 'text',
+            body: 'return d + " " + d.getMonths() + " " + d.getDays() + " " + d.getNanoseconds();',
+          },
+          Uint8Array.of(2, 4, 6),
+        ),
+      ),
+    ).toBe('1mo2d3ns 1 2 3');
+    expect(
+      asText(
+        await call(
+          {
+            args: [
+              ['v', 'varint'],
+              ['d', 'decimal'],
+            ],
+            returns: 'text',
+            body: 'return v + " " + d + " " + v.multiply(v) + " " + d.multiply(new java.math.BigDecimal(v)) + " " + d.setScale(1, java.math.RoundingMode.HALF_EVEN);',
+          },
+          Uint8Array.of(0xff, 0x00, 0x01),
+          Uint8Array.of(0, 0, 0, 2, 0x04, 0xd2),
+        ),
+      ),
+    ).toBe('-65535 12.34 4294836225 -808701.90 12.3');
+    expect(
+      asText(
+        await call(
+          {
+            args: [['b', 'blob']],
+            returns: 'text',
+            body: 'return b.remaining() + " " + b.get(0) + " " + b.getShort(0) + " " + b;',
+          },
+          Uint8Array.of(0xca, 0xfe),
+        ),
+      ),
+    ).toBe('2 -54 -13570 java.nio.HeapByteBuffer[pos=0 lim=2 cap=2]');
+    expect(
+      await call(
+        {
+          args: [['b', 'blob']],
+          returns: 'blob',
+          body: 'java.nio.ByteBuffer o = java.nio.ByteBuffer.allocate(b.remaining() + 4); o.putInt(42); o.put(b); o.flip(); return o;',
+        },
+        Uint8Array.of(0xca, 0xfe),
+      ),
+    ).toEqual(Buffer.from([0, 0, 0, 42, 0xca, 0xfe]));
+  });
+
+  it('small integers, floats and ascii results', async () => {
+    const small = [
+      ['a', 'smallint'],
+      ['b', 'tinyint'],
+    ] as const;
+    expect(
+      await call(
+        { args: small, returns: 'smallint', body: 'return (short) (a + b);' },
+        Uint8Array.of(0x7f, 0xff),
+        Uint8Array.of(1),
+      ),
+    ).toEqual(Buffer.from([0x80, 0]));
+    expect(
+      asText(
+        await call(
+          { args: [['f', 'float']], returns: 'text', body: 'return f + " " + (double) f + " " + (f * 3);' },
+          Buffer.from([0x3d, 0xcc, 0xcc, 0xcd]),
+        ),
+      ),
+    ).toBe('0.1 0.10000000149011612 0.3');
+    expect(await call({ args: [['a', 'ascii']], returns: 'ascii', body: 'return a + "\u00e9";' }, text('x'))).toEqual({
+      throws:
+        'org.apache.cassandra.cql3.functions.types.exceptions.InvalidTypeException: x\u00e9 is not a valid ASCII String',
+    });
+  });
+
+  it('nested collections and vectors', async () => {
+    expect(
+      asInt(
+        await call(
+          {
+            args: [['l', 'list<frozen<list<int>>>']],
+            returns: 'int',
+            body: 'int s = 0; for (List<Integer> x : l) for (int y : x) s += y; return s;',
+          },
+          elements([elements([int(1), int(2)]), elements([int(3)])]),
+        ),
+      ),
+    ).toBe(6);
+    const body =
+      'Map<String, Set<Integer>> r = new TreeMap<>(); for (Map.Entry<String, Set<Integer>> e : m.entrySet()) { Set<Integer> s = new TreeSet<>(e.getValue()); s.add(0); r.put(e.getKey().toUpperCase(), s); } return r;';
+    expect(
+      await call(
+        { args: [['m', 'map<text, frozen<set<int>>>']], returns: 'map<text, frozen<set<int>>>', body },
+        entries([
+          [text('b'), elements([int(5)])],
+          [text('a'), elements([int(2), int(1)])],
+        ]),
+      ),
+    ).toEqual(
+      Buffer.from(
+        entries([
+          [text('A'), elements([int(0), int(1), int(2)])],
+          [text('B'), elements([int(0), int(5)])],
+        ]),
+      ),
+    );
+    expect(
+      asText(
+        await call(
+          {
+            args: [['v', 'vector<float, 3>']],
+            returns: 'text',
+            body: 'float s = 0; for (float x : v) s += x; return v + " " + s;',
+          },
+          Buffer.from([0x3f, 0x80, 0, 0, 0x40, 0, 0, 0, 0x40, 0x40, 0, 0]),
+        ),
+      ),
+    ).toBe('[1.0, 2.0, 3.0] 6.0');
+  });
+});

@@ -436,6 +436,15 @@ export function javaCqlValuesPrelude(g: Record<string, unknown>): void {
       for (let k = 0; k < src.length; k++) this.view.setInt8(p + k, src[k]!);
       return this;
     }
+    /** put(ByteBuffer): the source's remaining bytes, advancing both. */
+    putBuffer(src: JByteBuffer): JByteBuffer {
+      if (nn(src) === this) fail('IllegalArgumentException', 'The source buffer is this buffer');
+      const bytes = src.contents();
+      const p = this.nextPut(bytes.length);
+      this.b.set(bytes, p);
+      src.pos = src.lim;
+      return this;
+    }
     putShort(x: number, i?: number): JByteBuffer {
       this.view.setInt16(i === undefined ? this.nextPut(2) : this.at(i, 2), x);
       return this;

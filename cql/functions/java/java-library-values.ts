@@ -145,6 +145,7 @@ members(BYTEBUFFER, {
   'ByteBuffer put(byte)': '$r.put($0)',
   'ByteBuffer put(int, byte)': '$r.put($1, $0)',
   'ByteBuffer put(byte[])': '$r.putBytes($0)',
+  'ByteBuffer put(ByteBuffer)': '$r.putBuffer($0)',
   'ByteBuffer putShort(short)': '$r.putShort($0)',
   'ByteBuffer putShort(int, short)': '$r.putShort($1, $0)',
   'ByteBuffer putInt(int)': '$r.putInt($0)',
