@@ -45,10 +45,10 @@ export function compileJsUdf(def: JsUdfDefinition): SandboxProgram {
   const types = ${types};
   const decode = types.args.map(__jsValues.decoder);
   const encode = __jsValues.encoder(types.result);
+  const values = new Array(decode.length);
   return (args) => {
-    const values = new Array(args.length);
-    for (let i = 0; i < args.length; i++) values[i] = args[i] === null ? null : decode[i](args[i]);
-    return encode(user(...values));
+    for (let i = 0; i < values.length; i++) values[i] = args[i] === null ? null : decode[i](args[i]);
+    return encode(user.apply(undefined, values));
   };
 })(${user})`;
   return { preludes: [JS_VALUE_PRELUDE], entry };

@@ -15,10 +15,11 @@ export const RUNNER_PRELUDE = preludeOf('runner', (global) => {
     }
   };
   global.__invoke = (entry: (args: (Uint8Array | null)[]) => unknown, packed: ArrayBuffer) => {
-    const v = new DataView(packed);
+    const bytes = new Uint8Array(packed);
+    const int32 = (at: number) => (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
     const args: (Uint8Array | null)[] = [];
-    for (let i = 0, n = v.getInt32(0), o = 4; i < n; i++) {
-      const len = v.getInt32(o);
+    for (let i = 0, n = int32(0), o = 4; i < n; i++) {
+      const len = int32(o);
       o += 4;
       if (len < 0) args.push(null);
       else {
