@@ -484,6 +484,15 @@ describe('exceptions', () => {
   });
 });
 
+describe('evaluation order', () => {
+  it('receiver and arguments are evaluated once, left to right, whatever the member becomes', async () => {
+    const body =
+      'int i = 0; int c = Integer.compare(i++, 5); int j = 2; int k = "hello".lastIndexOf("l", j++ + 1); StringBuilder sb = new StringBuilder(); sb.append(i++).append(i++); return c * 10000 + k * 1000 + j * 100 + Integer.parseInt(sb.toString()) + i;';
+    // compare(0, 5) = -1; lastIndexOf("l", 3) = 3 with j then 3; "12" and i = 3
+    expect(asInt(await call({ returns: 'int', body }))).toBe(-10000 + 3000 + 300 + 12 + 3);
+  });
+});
+
 describe('boxing', () => {
   it('== on boxed integers follows the Integer cache, equals() compares values', async () => {
     const body = 'Integer x = a, y = a; return (x == y) + "," + x.equals(y);';

@@ -737,7 +737,7 @@ export function javaCqlValuesPrelude(g: Record<string, unknown>): void {
       const preferred = this.s - o.s;
       if (this.u === 0n) return new BigDecimal(0n, Math.max(Math.min(preferred, 2147483647), -2147483648));
       let num = this.u;
-      let den = o.u;
+      const den = o.u;
       let scale = preferred;
       // Strip factors 2 and 5 from the divisor to know whether the expansion terminates.
       let d = absBig(den) / gcdBig(absBig(num), absBig(den));
@@ -762,8 +762,6 @@ export function javaCqlValuesPrelude(g: Record<string, unknown>): void {
         q /= 10n;
         scale--;
       }
-      void den;
-      den = 1n;
       return new BigDecimal(q, scale);
     }
     private divideToScale(o: BigDecimal, scale: number, mode: string): BigDecimal {

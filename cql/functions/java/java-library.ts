@@ -386,10 +386,6 @@ members(
 );
 
 /** Boxed number classes: [simple, primitive, JS of value→box, js unbox of a non-null box]. */
-const intLike = (name: string, p: string, bits: number) => {
-  const c = defineClass(name, `java.lang.${name}`, { supers: ['Number', `Comparable<${name}>`] });
-  return { c, p, bits };
-};
 const INTEGER = defineClass('Integer', 'java.lang.Integer', {
   supers: ['Number', 'Comparable<Integer>'],
   test: (js) => `(typeof ${js} === "number")`,
@@ -493,7 +489,6 @@ for (const [name, p, box, bits] of [
     supers: ['Number', `Comparable<${name}>`],
     test: instanceOf(`$jl.J${name}`),
   });
-  const narrow = `((($0) << ${32 - bits}) >> ${32 - bits})`;
   members(c, {
     [`new(${p})`]: `$jl.${box}($0)`,
     'int intValue()': '$r.v',
@@ -515,7 +510,6 @@ for (const [name, p, box, bits] of [
     [`static int hashCode(${p})`]: '$0',
     [`static int toUnsignedInt(${p})`]: `($0 & ${bits === 8 ? '0xff' : '0xffff'})`,
   });
-  void narrow;
   fields(c, {
     MAX_VALUE: [p, String(2 ** (bits - 1) - 1), 2 ** (bits - 1) - 1],
     MIN_VALUE: [p, `(${-(2 ** (bits - 1))})`, -(2 ** (bits - 1))],
@@ -523,7 +517,6 @@ for (const [name, p, box, bits] of [
     BYTES: ['int', String(bits / 8), bits / 8],
   });
 }
-void intLike;
 
 for (const [name, p, box] of [
   ['Double', 'double', 'D'],

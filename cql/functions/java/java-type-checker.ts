@@ -284,7 +284,6 @@ class Checker {
   private classByName(line: number, name: string, asType: boolean): LibClass {
     const c = lookupClass(name);
     if (c) return c;
-    const simple = name.slice(name.lastIndexOf('.') + 1);
     const denied =
       DENIED_CLASSES.has(name) ||
       /^java\.lang\.(System|Runtime|Thread|ThreadGroup|ThreadLocal|Process|ProcessBuilder|Runnable|Compiler|Package)$/.test(
@@ -292,7 +291,6 @@ class Checker {
       );
     if (!denied && (UNSUPPORTED_CLASSES.has(name) || /^java\.(util|lang|math|text|time)\.[A-Z]/.test(name)))
       this.problem(line, `${name} is not supported in Java UDFs by this server`);
-    void simple;
     return this.problem(line, asType ? `${name} cannot be resolved to a type` : `${name} cannot be resolved`);
   }
 
@@ -820,7 +818,7 @@ class Checker {
 
   // ---- expressions ----
 
-  expr(e: Expr, statement = false, expected?: JType): TExpr {
+  expr(e: Expr, _statement = false, expected?: JType): TExpr {
     switch (e.kind) {
       case 'literal':
         return this.literal(e);
@@ -888,7 +886,6 @@ class Checker {
       case 'methodRef':
         return this.problem(e.line, 'Method references are not supported in Java UDFs');
     }
-    void statement;
   }
 
   private promoteIndex(i: TExpr): TExpr {
@@ -1220,25 +1217,26 @@ class Checker {
       literal: (i) => literals[i],
       problem: (msg) => this.problem(line, msg),
     };
-    const js =
-      typeof m.emit === 'function'
-        ? m.emit(recv?.js ?? '', argJs, ctx)
-        : fillTemplate(
-            m.emit,
-            recv ? this.single(recv.js) : '',
-            argJs.map((a) => this.single(a)),
-            m.emit,
-          );
+    // Java evaluates the receiver, then the arguments, each once: a template may use them in another order or
+    // twice, so anything with possible effects is evaluated into temps first, in Java's order.
+    const parts = [recv?.js ?? '', ...argJs];
+    const bindings: string[] = [];
+    if (parts.some((p) => !isRepeatable(p)))
+      parts.forEach((p, i) => {
+        if (i === 0 && recv === null) return;
+        if (isRepeatable(p)) return;
+        const t = this.temp();
+        bindings.push(`${t} = ${p}`);
+        parts[i] = t;
+      });
+    const [r, ...a] = parts as [string, ...string[]];
+    const body = typeof m.emit === 'function' ? m.emit(r, a, ctx) : fillTemplate(m.emit, r, a);
+    const js = bindings.length === 0 ? body : `${bindings.join(', ')}, ${body}`;
     return {
       t: m.name === 'new' ? m.ret : ret.k === 'tvar' ? T_OBJECT : ret,
       js: `(${js})`,
       nonNull: m.name === 'new',
     };
-  }
-
-  /** Templates may use an argument twice: pass it through a temp unless it is trivially repeatable. */
-  private single(js: string): string {
-    return js;
   }
 
   private newObject(e: Extract<Expr, { kind: 'new' }>, expected?: JType): TExpr {
@@ -1689,7 +1687,12 @@ function wrap(js: string): string {
   return js.startsWith('{') ? js : `{\n${js}\n}`;
 }
 
-function fillTemplate(template: string, recv: string, args: readonly string[], _raw: string): string {
+/** JS that may be evaluated twice or out of order: a local, a temp, a literal. */
+function isRepeatable(js: string): boolean {
+  return /^(?:v\$[\w$]+|\$t\d+|\$ctx|-?\d[\w.]*|\(-?\d[\w.]*\)|true|false|null|"(?:[^"\\]|\\.)*")$/.test(js);
+}
+
+function fillTemplate(template: string, recv: string, args: readonly string[]): string {
   return template.replace(/\$(r|\d)/g, (_, k: string) => (k === 'r' ? recv : (args[Number(k)] ?? 'undefined')));
 }
 

@@ -266,10 +266,9 @@ export function compileJavaUdf(def: JavaUdfDefinition): SandboxProgram {
 
 /** The generated class's line of the method declaration, where ECJ reports a missing return. */
 function generatedMethodLine(def: JavaUdfDefinition): number {
-  // Template: 15 lines before the first argument line of executeImpl, one line per argument in each of the two
-  // argument lists, then the private method's declaration.
-  const n = Math.max(1, def.argTypes.length);
-  return 22 + 2 * n + 4;
+  // JavaSourceUDF.txt: executeImpl's call lists the arguments one per line (an empty line when there are none)
+  // from line 24, executeAggregateImpl's again, and the private method is declared 35 + 2 * (those lines).
+  return 35 + 2 * Math.max(1, def.argTypes.length);
 }
 
 /** What the byte-code verifier finds in members declared after the body closed the method early. */
