@@ -326,6 +326,8 @@ members(STRING, {
   'static String valueOf(float)': '$jl.fstr($0)',
   'static String valueOf(char[])': 'String.fromCharCode(...$jl.nn($0))',
   'static String copyValueOf(char[])': 'String.fromCharCode(...$jl.nn($0))',
+  'static String valueOf(char[], int, int)': '$jl.charsToString($0, $1, $2)',
+  'static String copyValueOf(char[], int, int)': '$jl.charsToString($0, $1, $2)',
   'static String format(String, Object...)': '$jl.format($jl.nn($0), $1)',
   'static String join(CharSequence, CharSequence...)': `$jl.join(${cs(0)}, $jl.nn($1))`,
   'static String join(CharSequence, Iterable<? extends CharSequence>)': `$jl.join(${cs(0)}, $jl.nn($1).toArray())`,
