@@ -7,6 +7,7 @@ import { FunctionFailure, InvalidRequest } from '../errors.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import { type CqlType, cqlTypeToString } from '../types/cql-type.js';
 import { validateValue } from '../types/value-validator.js';
+import { compileJavaUdf } from './java/java-udf-compiler.js';
 import { compileJsUdf, JsUdfSyntaxError } from './js-udf-compiler.js';
 import { ENGINE_INITIAL_BYTES, QuickJsInstances } from './sandbox/quickjs-instances.js';
 import { SandboxFailure } from './sandbox/sandbox-failure.js';
@@ -193,6 +194,15 @@ export class UserFunctionRuntime {
   }
 
   private program(f: UserFunctionMetadata): SandboxProgram {
+    if (f.language === 'java') {
+      return compileJavaUdf({
+        ...f,
+        userType: (name) => {
+          const t = this.catalog.keyspace(f.keyspace)?.types.get(name);
+          return t && { kind: 'udt', keyspace: t.keyspace, name: t.name, fields: t.fields, frozen: true };
+        },
+      });
+    }
     if (f.language === 'javascript') {
       try {
         return compileJsUdf(f);

@@ -282,6 +282,8 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       // fromJson needs the type receiving its result, which a selection does not have (FunctionResolver).
       if (name === 'fromjson' && isNative)
         throw new InvalidRequest('fromJson() cannot be used in the selection clause of a SELECT statement');
+      // A keyspace-qualified name is a user function or aggregate: only unqualified (or system.) names are native.
+      if (!isNative) return compileUserCall(scope, s);
       if (name === 'token') return compileToken(table, s.args);
       if (name === 'tojson' && s.args.length === 1) {
         const inner = compileSelectable(scope, s.args[0]!);
@@ -309,20 +311,7 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
         if (!call) break;
         return call;
       }
-      const args = s.args.map((a) => compileSelectable(scope, a));
-      const uda = scope.functions?.aggregate(
-        s.keyspace,
-        name,
-        args.map((a) => a.type),
-      );
-      if (uda) {
-        if (args.some((a) => a.aggregate)) throw new InvalidRequest(NESTED_AGGREGATE);
-        scope.used?.push(uda.state, ...(uda.final ? [uda.final] : []));
-        return compileUserAggregate(scope.functions!.runtime, uda, args);
-      }
-      const call = compileUserFunction(scope, s.keyspace, name, args);
-      if (!call) break;
-      return call;
+      return compileUserCall(scope, s);
     }
     case 'term':
     case 'typeHint':
@@ -513,14 +502,12 @@ function usesCellMetadata(s: Selectable): boolean {
 export interface UserFunctionResolver {
   /** Runs the functions it resolves. */
   readonly runtime: UserFunctionRuntime;
-  function(keyspace: string | undefined, name: string, argTypes: readonly CqlType[]): UserFunctionMetadata | undefined;
-  aggregate(
-    keyspace: string | undefined,
-    name: string,
-    argTypes: readonly CqlType[],
-  ):
-    | { aggregate: UserAggregateMetadata; state: UserFunctionMetadata; final: UserFunctionMetadata | undefined }
-    | undefined;
+  /** Every user function and aggregate called `name` (all overloads). */
+  overloads(keyspace: string | undefined, name: string): readonly (UserFunctionMetadata | UserAggregateMetadata)[];
+  /** An aggregate's state and final functions (undefined if its state function is gone). */
+  aggregateFunctions(
+    aggregate: UserAggregateMetadata,
+  ): { state: UserFunctionMetadata; final: UserFunctionMetadata | undefined } | undefined;
 }
 
 export interface SelectionScope {
@@ -705,20 +692,29 @@ function compileFactoryCall(scope: SelectionScope, s: Selectable & { kind: 'func
   return applyScalar(f.returnType, args, (values) => callFunction(f, values));
 }
 
-function compileUserFunction(
-  scope: SelectionScope,
-  keyspace: string | undefined,
-  name: string,
-  args: Compiled[],
-): Compiled | undefined {
-  const f = scope.functions?.function(
-    keyspace,
-    name,
-    args.map((a) => a.type),
-  );
-  if (!f) throw new InvalidRequest(`Unknown function '${keyspace ? `${keyspace}.` : ''}${name}'`);
-  scope.used?.push(f);
+/** A call of a user-defined function or aggregate, its overload resolved as Cassandra's FunctionResolver does. */
+function compileUserCall(scope: SelectionScope, s: Selectable & { kind: 'function' }): Compiled {
+  const calledName = `${s.keyspace ? `${s.keyspace}.` : ''}${s.name}`;
+  const candidates = scope.functions?.overloads(s.keyspace, s.name) ?? [];
+  if (candidates.length === 0) throw new InvalidRequest(`Unknown function '${calledName}'`);
+  const constants = s.args.map(constantArg);
+  const compiled = s.args.map((a, i) => (constants[i] ? undefined : compileSelectable(scope, a)));
+  const provided: ProvidedArg[] = s.args.map((a, i) => {
+    const c = compiled[i];
+    if (!c) return termArg(constants[i]!);
+    return { text: defaultName(a), assignable: (t) => typeAssignability(c.type, t) };
+  });
+  const f = pickFunction(calledName, candidates, provided, undefined)!;
+  const args = compileArguments(scope, s.args, constants, compiled, f.argTypes);
   const runtime = scope.functions!.runtime;
+  if ('stateFunction' in f) {
+    if (args.some((a) => a.aggregate)) throw new InvalidRequest(NESTED_AGGREGATE);
+    const functions = scope.functions!.aggregateFunctions(f);
+    if (!functions) throw new InvalidRequest(`Unknown function '${calledName}'`);
+    scope.used?.push(functions.state, ...(functions.final ? [functions.final] : []));
+    return compileUserAggregate(runtime, { aggregate: f, ...functions }, args);
+  }
+  scope.used?.push(f);
   return applyScalar(f.returnType, args, (values) => runtime.call(f, values));
 }
 

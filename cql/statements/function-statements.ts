@@ -17,6 +17,7 @@ import {
   type RawType,
   resolveType,
 } from '../parser/ast.js';
+import { rawTypeText } from '../parser/term-text.js';
 import type { ClientState, ResultMessage } from '../query-handler.js';
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
 import { type CqlType, cqlTypeToString } from '../types/cql-type.js';
@@ -65,6 +66,17 @@ export class CreateFunctionStatement extends SchemaStatement {
           `Duplicate argument names for given function ${ks.name}.${name} with argument names ${ast.args.map((x) => x.name).join(', ')}`,
         );
       names.add(a.name);
+    }
+    // Functions take and return values whole: frozen<> is implied (tuples are frozen by nature).
+    const frozen = (t: RawType) => t.kind !== 'tuple' && 'frozen' in t && t.frozen;
+    const frozenArg = ast.args.find((a) => frozen(a.type));
+    if (frozenArg) {
+      const text = rawTypeText(frozenArg.type);
+      throw new InvalidRequest(`Argument '${text}' cannot be frozen; remove frozen<> modifier from '${text}'`);
+    }
+    if (frozen(ast.returnType)) {
+      const text = rawTypeText(ast.returnType);
+      throw new InvalidRequest(`Return type '${text}' cannot be frozen; remove frozen<> modifier from '${text}'`);
     }
     const returnType = resolveType(ast.returnType, udtResolver(ks));
     const sig = signature(name, argTypes);
