@@ -309,7 +309,7 @@ describe(DOCKERFILE, () => {
   });
 
   it('installs the apt packages scripts/setup.sh does', () => {
-    const setupPackages = /SYSTEM_PACKAGES=\(([^)]*)\)/.exec(setup)![1]!.split(/\s+/).filter(Boolean);
+    const setupPackages = /SERVE_PACKAGES=\(([^)]*)\)/.exec(setup)![1]!.split(/\s+/).filter(Boolean);
     const buildPackages = runs(build).flatMap(aptInstalls);
     expect(setupPackages).toContain('libpmemobj-dev');
     expect(buildPackages).toContain('libpmemobj-dev');
