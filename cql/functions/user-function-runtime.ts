@@ -4,6 +4,7 @@
 
 import type { Logger } from 'pino';
 import { FunctionFailure, InvalidRequest } from '../errors.js';
+import { noSpam } from '../execution/no-spam-log.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import { type CqlType, cqlTypeToString } from '../types/cql-type.js';
 import { validateValue } from '../types/value-validator.js';
@@ -250,7 +251,7 @@ export class UserFunctionRuntime {
 
   private warnSlow(f: UserFunctionMetadata): void {
     const message = `User defined function ${describe(f)} ran longer than ${this.settings.warnTimeoutMs}ms`;
-    this.logger.warn({ function: `${f.keyspace}.${f.name}` }, message);
+    noSpam(this.logger).warn(`slow function ${f.keyspace}.${f.name}`, { function: `${f.keyspace}.${f.name}` }, message);
     this.warnings ??= [];
     this.warnings.push(message);
   }
