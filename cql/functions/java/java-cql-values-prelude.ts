@@ -102,26 +102,16 @@ export function javaCqlValuesPrelude(g: Record<string, unknown>): void {
 
   const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
   const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  /** Proleptic Gregorian civil date of a day count (days since 1970-01-01). */
+  // The server's calendar (cql/types/temporal.ts), shipped by the host as __calendar.
+  const calendar = g.__calendar as {
+    civilFromDays(days: number): [number, number, number];
+    daysFromCivil(y: number, m: number, d: number): number;
+  };
   const civil = (days: number): { y: number; m: number; d: number } => {
-    const z = days + 719468;
-    const era = Math.floor(z / 146097);
-    const doe = z - era * 146097;
-    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-    const mp = Math.floor((5 * doy + 2) / 153);
-    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-    const m = mp < 10 ? mp + 3 : mp - 9;
-    return { y: yoe + era * 400 + (m <= 2 ? 1 : 0), m, d };
+    const [y, m, d] = calendar.civilFromDays(days);
+    return { y, m, d };
   };
-  const daysFromCivil = (y: number, m: number, d: number): number => {
-    y -= m <= 2 ? 1 : 0;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146097 + doe - 719468;
-  };
+  const daysFromCivil = calendar.daysFromCivil;
   const pad2 = (n: number): string => String(n).padStart(2, '0');
 
   class JDate {

@@ -17,7 +17,8 @@ export interface Token {
   readonly joined: boolean;
 }
 
-const KEYWORDS = new Set([
+/** Java's reserved words, and the literals true, false and null. */
+export const JAVA_KEYWORDS = new Set([
   'abstract',
   'assert',
   'boolean',
@@ -197,7 +198,7 @@ export function tokenize(source: string): Token[] {
       i++;
       while (i < n && isIdentPart(src[i]!)) i++;
       const text = src.slice(start, i);
-      push(KEYWORDS.has(text) ? 'keyword' : 'ident', text, line);
+      push(JAVA_KEYWORDS.has(text) ? 'keyword' : 'ident', text, line);
       continue;
     }
     if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(src[i + 1] ?? ''))) {

@@ -13,6 +13,7 @@ import { JAVA_THROWABLES, javaExceptionsPrelude } from './java-exceptions-prelud
 import { javaLangPrelude } from './java-lang-prelude.js';
 import type { EmitContext } from './java-library.js';
 import './java-library-values.js';
+import { JAVA_KEYWORDS } from './java-lexer.js';
 import { parseMethodBody } from './java-parser.js';
 import { compilationFailed, JavaSyntaxError, ProblemList, validationFailed } from './java-problems.js';
 import { checkBody, mangle } from './java-type-checker.js';
@@ -293,61 +294,3 @@ function memberFindings(members: readonly ClassMember[]): string[] {
   }
   return out;
 }
-
-const JAVA_KEYWORDS = new Set([
-  'abstract',
-  'assert',
-  'boolean',
-  'break',
-  'byte',
-  'case',
-  'catch',
-  'char',
-  'class',
-  'const',
-  'continue',
-  'default',
-  'do',
-  'double',
-  'else',
-  'enum',
-  'extends',
-  'final',
-  'finally',
-  'float',
-  'for',
-  'goto',
-  'if',
-  'implements',
-  'import',
-  'instanceof',
-  'int',
-  'interface',
-  'long',
-  'native',
-  'new',
-  'package',
-  'private',
-  'protected',
-  'public',
-  'return',
-  'short',
-  'static',
-  'strictfp',
-  'super',
-  'switch',
-  'synchronized',
-  'this',
-  'throw',
-  'throws',
-  'transient',
-  'try',
-  'void',
-  'volatile',
-  'while',
-  'true',
-  'false',
-  'null',
-]);
-
-export { cqlTypeToString };

@@ -72,17 +72,13 @@ export const JS_VALUE_PRELUDE = preludeOf('js-values', (global) => {
   };
   const fixedSize = (t: CqlTypeJson) => (t.kind === 'native' ? (FIXED[t.name!] ?? 0) : 0);
 
-  // Days since 1970-01-01 <-> proleptic Gregorian 'YYYY-MM-DD' (H. Hinnant's civil calendar algorithms).
+  // Days since 1970-01-01 <-> proleptic Gregorian 'YYYY-MM-DD', with the server's calendar (__calendar).
+  const calendar = global.__calendar as {
+    civilFromDays(days: number): [number, number, number];
+    daysFromCivil(y: number, m: number, d: number): number;
+  };
   function dateText(days: number): string {
-    const z = days + 719468;
-    const era = Math.floor(z / 146097);
-    const doe = z - era * 146097;
-    const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-    const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-    const mp = Math.floor((5 * doy + 2) / 153);
-    const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-    const m = mp < 10 ? mp + 3 : mp - 9;
-    const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+    const [y, m, d] = calendar.civilFromDays(days);
     const pad = (n: number, w: number) => String(Math.abs(n)).padStart(w, '0');
     return `${y < 0 ? '-' : ''}${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
   }
@@ -90,15 +86,7 @@ export const JS_VALUE_PRELUDE = preludeOf('js-values', (global) => {
   function daysOf(text: string): number {
     const m = /^(-?\d{1,9})-(\d{1,2})-(\d{1,2})$/.exec(text);
     if (!m) throw new TypeError(`Unable to coerce '${text}' to a formatted date (long)`);
-    let y = Number(m[1]);
-    const mo = Number(m[2]);
-    const d = Number(m[3]);
-    y -= mo <= 2 ? 1 : 0;
-    const era = Math.floor(y / 400);
-    const yoe = y - era * 400;
-    const doy = Math.floor((153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-    const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-    return era * 146097 + doe - 719468;
+    return calendar.daysFromCivil(Number(m[1]), Number(m[2]), Number(m[3]));
   }
 
   /** java.math.BigDecimal.toString. */

@@ -5,6 +5,7 @@
 // survives. Instances are created asynchronously: prepare() before a statement runs, call() during it.
 
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { CALENDAR_PRELUDE } from './calendar-prelude.js';
 import { CQL_CODEC_PRELUDE } from './cql-codec-prelude.js';
 import { executionWatchdog, isWatchdogTermination } from './execution-watchdog.js';
 import { HARDENING_PRELUDE } from './hardening-prelude.js';
@@ -145,7 +146,13 @@ export class SandboxIsolate {
       const context = runtime.newContext();
       this.startClock();
       return this.withinDeadline(() => {
-        for (const prelude of [CQL_CODEC_PRELUDE, RUNNER_PRELUDE, ...this.program.preludes, HARDENING_PRELUDE]) {
+        for (const prelude of [
+          CQL_CODEC_PRELUDE,
+          CALENDAR_PRELUDE,
+          RUNNER_PRELUDE,
+          ...this.program.preludes,
+          HARDENING_PRELUDE,
+        ]) {
           this.evaluate(context, prelude.source, `${prelude.name}.js`).dispose();
         }
         const invoke = context.getProp(context.global, '__invoke');
