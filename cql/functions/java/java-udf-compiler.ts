@@ -3,7 +3,7 @@
 // refuses (and what this compiler does not support) with Cassandra's messages, and emit the entry that decodes
 // the arguments, runs the body and encodes the result.
 import { InvalidRequest } from '../../errors.js';
-import { type CqlType, cqlTypeToString } from '../../types/cql-type.js';
+import type { CqlType } from '../../types/cql-type.js';
 import { parseTypeString } from '../../types/type-parser.js';
 import type { SandboxPrelude, SandboxProgram } from '../sandbox/sandbox-program.js';
 import type { ClassMember } from './java-ast.js';
