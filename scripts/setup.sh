@@ -17,8 +17,9 @@ esac
 
 # Serving: PMDK (the pool library and its tools, which pmemcql-admin pool-check runs).
 SERVE_PACKAGES=(libpmemobj-dev pmdk-tools)
-# Tests: the Python driver (and cqlsh's modules), docker-compose (compose file checks), Go and gocql.
-TEST_PACKAGES=(python3-cassandra python3-lz4 python3-snappy python3-wcwidth docker-compose golang-go golang-github-gocql-gocql-dev)
+# Tests: the Python driver (and cqlsh's modules), docker-compose (compose file checks), Go and gocql, Prometheus
+# (promtool checks the metrics).
+TEST_PACKAGES=(python3-cassandra python3-lz4 python3-snappy python3-wcwidth docker-compose golang-go golang-github-gocql-gocql-dev prometheus)
 
 log=$(mktemp -t pmemcql-setup.XXXXXX)
 trap 'rm -f "$log"' EXIT
