@@ -227,20 +227,22 @@ export class CqlQueryHandler implements QueryHandler {
     options: QueryOptions,
     clientMetadataId: Buffer | undefined,
   ): ResultMessage | Promise<ResultMessage> {
-    const observer = this.observer;
-    if (!observer) return this.runStatement(entry, state, options, clientMetadataId);
+    if (!this.observer) return this.runStatement(entry, state, options, clientMetadataId);
     const t0 = performance.now();
-    const done = () => observer(entry.kind, entry.statement.table, (performance.now() - t0) / 1000);
     let result: ResultMessage | Promise<ResultMessage>;
     try {
       result = this.runStatement(entry, state, options, clientMetadataId);
     } catch (e) {
-      done();
+      this.observed(entry, t0);
       throw e;
     }
-    if (result instanceof Promise) return result.finally(done);
-    done();
+    if (result instanceof Promise) return result.finally(() => this.observed(entry, t0));
+    this.observed(entry, t0);
     return result;
+  }
+
+  private observed(entry: PreparedEntry, t0: number): void {
+    this.observer?.(entry.kind, entry.statement.table, (performance.now() - t0) / 1000);
   }
 
   private runStatement(
