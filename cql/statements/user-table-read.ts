@@ -381,8 +381,8 @@ export class UserTableRead {
       if (stale.length > 0) purgeStaleEntries(ctx, this.indexQuery, stale, now);
       if (stop) next = { ...this.blankState(), clustering: stop };
     } else if (this.where.hasPartitionKey) {
+      // In key order (partitionKeys), not token order, as Cassandra reads the partitions of an IN.
       const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));
-      keys.sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : Buffer.compare(a.key, b.key)));
       // StorageProxy.read: a Paxos read serves one partition (a pager asks for one at a time).
       if (isSerial(options.consistency) && keys.length > 1 && !Number.isFinite(pageSize)) {
         throw new InvalidRequest('SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time');

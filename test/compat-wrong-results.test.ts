@@ -1,0 +1,105 @@
+// Results Apache Cassandra 5.0 gives where pmemcql used to answer differently, through the DataStax Node.js driver
+// against the real server; each expected value is Cassandra's answer. Each describe names Cassandra's rule and
+// where it lives: GROUP BY limits and pages count groups (DataLimits.CQLGroupByLimits, AggregationQueryPager), IN
+// with ORDER BY sorts the result rows (SelectStatement.orderResults), a partition-key IN reads partitions in key
+// order without duplicates (MultiCBuilder.build), Lists.Prepender keeps the literal order, a failed condition shows
+// the static row (ModificationStatement.buildCasFailureResultSet), timestamps are 64-bit exact, views keep empty
+// key values, builds are recorded (ViewBuilder.finish) and a full page always carries a paging state.
+import cassandra from 'cassandra-driver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
+
+let server: ServerProcess;
+let client: cassandra.Client;
+let tableCount = 0;
+
+/** Paging off: the driver sends no page size (the repros' single-page reads). */
+const UNPAGED = { autoPage: false, fetchSize: 0 } as cassandra.QueryOptions;
+
+async function q(query: string, params: unknown[] = [], options: cassandra.QueryOptions = {}) {
+  return await client.execute(query, params, { prepare: params.length > 0, ...options });
+}
+
+/** Rows as arrays of their values, in column order (the repros' tuples). */
+async function tuples(query: string, params: unknown[] = [], options: cassandra.QueryOptions = UNPAGED) {
+  const rs = await q(query, params, options);
+  return rs.rows.map((r) => rs.columns.map((c) => plain(r[c.name])));
+}
+
+function plain(v: unknown): unknown {
+  if (cassandra.types.Long.isLong(v)) return (v as cassandra.types.Long).toString();
+  return v ?? null;
+}
+
+/** Every page of a query read with `fetchSize`, passing on each paging state until none comes back. */
+async function pages(query: string, fetchSize: number, params: unknown[] = []): Promise<unknown[][][]> {
+  const out: unknown[][][] = [];
+  let pageState: string | undefined;
+  do {
+    const rs = await q(query, params, { fetchSize, pageState, autoPage: false, prepare: true });
+    out.push(rs.rows.map((r) => rs.columns.map((c) => plain(r[c.name]))));
+    pageState = rs.pageState ?? undefined;
+    if (out.length > 50) throw new Error(`paging did not end: ${JSON.stringify(out.slice(0, 5))}`);
+  } while (pageState);
+  return out;
+}
+
+/** A fresh table `r.tN` made by `ddl` (with `%t` for its name). */
+async function table(ddl: string): Promise<string> {
+  const name = `r.t${++tableCount}`;
+  await q(ddl.replaceAll('%t', name));
+  return name;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
+  await client.connect();
+  await q(`CREATE KEYSPACE r WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}`);
+});
+
+afterAll(async () => {
+  reportIfDied(server);
+  await client?.shutdown();
+  await server?.stop();
+});
+
+describe('a partition-key IN reads partitions in key order, not token order (MultiCBuilder.build)', () => {
+  it('orders by the key type, with a static-only partition among them', async () => {
+    const t = await table('CREATE TABLE %t (a int, b int, s int static, PRIMARY KEY (a, b))');
+    for (const a of [1, 2, 3, 4]) await q(`INSERT INTO ${t} (a, b) VALUES (?, 1)`, [a]);
+    await q(`UPDATE ${t} SET s = 5 WHERE a = 5`);
+    expect(await tuples(`SELECT a FROM ${t}`)).toEqual([[5], [1], [2], [4], [3]]);
+    expect(await tuples(`SELECT a FROM ${t} WHERE a IN (4, 3, 2, 1)`)).toEqual([[1], [2], [3], [4]]);
+    expect(await tuples(`SELECT a, b, s FROM ${t} WHERE a IN (1, 2, 3, 4, 5)`)).toEqual([
+      [1, 1, null],
+      [2, 1, null],
+      [3, 1, null],
+      [4, 1, null],
+      [5, null, 5],
+    ]);
+    expect(await tuples(`SELECT a, count(*) FROM ${t} WHERE a IN (1, 2, 3, 4) GROUP BY a`)).toEqual([
+      [1, '1'],
+      [2, '1'],
+      [3, '1'],
+      [4, '1'],
+    ]);
+  });
+
+  it('keeps key order across pages, and for a bound list', async () => {
+    const t = await table('CREATE TABLE %t (a int, b int, PRIMARY KEY (a, b))');
+    for (const a of [1, 2, 3, 4]) await q(`INSERT INTO ${t} (a, b) VALUES (?, 1)`, [a]);
+    expect(await pages(`SELECT a FROM ${t} WHERE a IN ?`, 3, [[4, 3, 2, 1, -7]])).toEqual([[[1], [2], [3]], [[4]]]);
+  });
+});
+
+describe('duplicate values in a clustering-key IN select the row once', () => {
+  it('reads each clustering once', async () => {
+    const t = await table('CREATE TABLE %t (k1 int, k2 int, v int, PRIMARY KEY (k1, k2))');
+    await q(`INSERT INTO ${t} (k1, k2, v) VALUES (1, 1, 1)`);
+    expect(await tuples(`SELECT * FROM ${t} WHERE k1 IN (1, 1)`)).toEqual([[1, 1, 1]]);
+    expect(await tuples(`SELECT * FROM ${t} WHERE k1 = 1 AND k2 IN (1, 1)`)).toEqual([[1, 1, 1]]);
+    expect(await tuples(`SELECT * FROM ${t} WHERE k1 IN (1, 1) AND k2 IN (1, 1)`)).toEqual([[1, 1, 1]]);
+    expect(await tuples(`SELECT * FROM ${t} WHERE k1 = 1 AND k2 IN ?`, [[1, 1]])).toEqual([[1, 1, 1]]);
+  });
+});
