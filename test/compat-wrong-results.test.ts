@@ -103,3 +103,14 @@ describe('duplicate values in a clustering-key IN select the row once', () => {
     expect(await tuples(`SELECT * FROM ${t} WHERE k1 = 1 AND k2 IN ?`, [[1, 1]])).toEqual([[1, 1, 1]]);
   });
 });
+
+describe('prepending a list literal keeps the literal order (Lists.Prepender)', () => {
+  it('puts the literal, in its order, before the existing elements', async () => {
+    const t = await table('CREATE TABLE %t (k int PRIMARY KEY, l list<text>)');
+    await q(`INSERT INTO ${t} (k, l) VALUES (0, ['a'])`);
+    await q(`UPDATE ${t} SET l = ['m', 'n'] + l WHERE k = 0`);
+    expect(await tuples(`SELECT l FROM ${t} WHERE k = 0`)).toEqual([[['m', 'n', 'a']]]);
+    await q(`UPDATE ${t} SET l = ? + l WHERE k = 0`, [['x', 'y', 'z']]);
+    expect(await tuples(`SELECT l FROM ${t} WHERE k = 0`)).toEqual([[['x', 'y', 'z', 'm', 'n', 'a']]]);
+  });
+});

@@ -724,12 +724,21 @@ export class ModificationStatement implements CqlStatement {
             cells.push(cellFor(id, e.value, w, e.path));
         return;
       }
-      case 'add':
+      case 'add': {
+        const v = value(op.term);
+        if (v === UNSET || v === null) return;
+        for (const e of bytesToElements(col.type, v, () => listElementPath(false)))
+          cells.push(cellFor(id, e.value, w, e.path));
+        return;
+      }
       case 'prepend': {
         const v = value(op.term);
         if (v === UNSET || v === null) return;
-        for (const e of bytesToElements(col.type, v, () => listElementPath(op.kind === 'prepend')))
-          cells.push(cellFor(id, e.value, w, e.path));
+        // Each prepend path sorts before the previous one: the last element takes the first path, so the literal
+        // keeps its order in front of the list (Lists.Prepender walks the elements backwards).
+        const elements = bytesToElements(col.type, v, () => listElementPath(true));
+        const paths = elements.map((e) => e.path).reverse();
+        for (let i = 0; i < elements.length; i++) cells.push(cellFor(id, elements[i]!.value, w, paths[i]));
         return;
       }
       case 'subtract': {
