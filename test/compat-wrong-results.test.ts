@@ -114,3 +114,26 @@ describe('prepending a list literal keeps the literal order (Lists.Prepender)', 
     expect(await tuples(`SELECT l FROM ${t} WHERE k = 0`)).toEqual([[['x', 'y', 'z', 'm', 'n', 'a']]]);
   });
 });
+
+describe('a full last page of a paged index query carries a paging state, then an empty page comes', () => {
+  it('pages a legacy and an SAI index like the row path', async () => {
+    const t = await table('CREATE TABLE %t (k int, c int, x int, y int, PRIMARY KEY (k, c))');
+    await q(`CREATE INDEX ON ${t} (x)`);
+    await q(`CREATE INDEX ON ${t} (y) USING 'sai'`);
+    await q(`INSERT INTO ${t} (k, c, x, y) VALUES (1, 1, 3, 3)`);
+    await q(`INSERT INTO ${t} (k, c, x, y) VALUES (2, 1, 3, 3)`);
+    await q(`INSERT INTO ${t} (k, c, x, y) VALUES (3, 1, 4, 4)`);
+    for (const column of ['x', 'y']) {
+      const got = await pages(`SELECT k FROM ${t} WHERE ${column} = 3`, 1);
+      expect(got.map((p) => p.length)).toEqual([1, 1, 0]);
+      expect(
+        got
+          .flat()
+          .map((r) => r[0])
+          .sort(),
+      ).toEqual([1, 2]);
+      // With LIMIT reached on the full page, no paging state.
+      expect((await pages(`SELECT k FROM ${t} WHERE ${column} = 3 LIMIT 2`, 1)).map((p) => p.length)).toEqual([1, 1]);
+    }
+  });
+});
