@@ -115,6 +115,46 @@ describe('prepending a list literal keeps the literal order (Lists.Prepender)', 
   });
 });
 
+describe('a failed IF on a static column shows the static value (ModificationStatement.buildCasFailureResultSet)', () => {
+  it('returns [applied] false with the current static value when the row is gone', async () => {
+    const t = await table('CREATE TABLE %t (k text, s text static, i int, v text, PRIMARY KEY (k, i))');
+    await q(`INSERT INTO ${t} (k, s, i, v) VALUES ('k', 's', 0, 'v')`);
+    await q(`DELETE FROM ${t} WHERE k = 'k' AND i = 0`);
+    expect(await tuples(`SELECT * FROM ${t}`)).toEqual([['k', null, 's', null]]);
+    const del = await q(`DELETE v FROM ${t} WHERE k = 'k' AND i = 0 IF s = 'z'`);
+    expect(del.columns.map((c) => c.name)).toEqual(['[applied]', 's']);
+    expect(del.rows.map((r) => [r['[applied]'], r.s])).toEqual([[false, 's']]);
+    const upd = await q(`UPDATE ${t} SET v = 'w' WHERE k = 'k' AND i = 0 IF s = 'z'`);
+    expect(upd.rows.map((r) => [r['[applied]'], r.s])).toEqual([[false, 's']]);
+    // With a regular column in the condition too: the row is absent, so that one is null.
+    const both = await q(`UPDATE ${t} SET v = 'w' WHERE k = 'k' AND i = 0 IF s = 'z' AND v = 'v'`);
+    expect(both.columns.map((c) => c.name)).toEqual(['[applied]', 's', 'v']);
+    expect(both.rows.map((r) => [r['[applied]'], r.s, r.v])).toEqual([[false, 's', null]]);
+    // A conditional batch shows the primary key too: the static row alone has null clustering.
+    const batch = await q(`BEGIN BATCH UPDATE ${t} SET v = 'w' WHERE k = 'k' AND i = 0 IF s = 'z' APPLY BATCH`);
+    expect(batch.columns.map((c) => c.name)).toEqual(['[applied]', 'k', 'i', 's']);
+    expect(batch.rows.map((r) => [r['[applied]'], r.k, r.i, r.s])).toEqual([[false, 'k', null, 's']]);
+  });
+
+  it("with conditions on static columns only, shows the partition's first live row", async () => {
+    const t = await table('CREATE TABLE %t (k text, s text static, i int, v text, PRIMARY KEY (k, i))');
+    await q(`INSERT INTO ${t} (k, i, v) VALUES ('k', 5, 'x')`);
+    const r = await q(`UPDATE ${t} SET v = 'w' WHERE k = 'k' AND i = 0 IF s = 'z'`);
+    expect(r.columns.map((c) => c.name)).toEqual(['[applied]', 's']);
+    expect(r.rows.map((x) => [x['[applied]'], x.s])).toEqual([[false, null]]);
+    const batch = await q(`BEGIN BATCH UPDATE ${t} SET v = 'w' WHERE k = 'k' AND i = 0 IF s = 'z' APPLY BATCH`);
+    expect(batch.rows.map((x) => [x['[applied]'], x.k, x.i, x.s])).toEqual([[false, 'k', 5, null]]);
+  });
+
+  it('returns [applied] false alone when neither the row nor a static condition value exists', async () => {
+    const t = await table('CREATE TABLE %t (k text, s text static, i int, v text, PRIMARY KEY (k, i))');
+    await q(`INSERT INTO ${t} (k, i, v) VALUES ('k', 0, 'v')`);
+    const r = await q(`UPDATE ${t} SET v = 'w' WHERE k = 'k' AND i = 1 IF v = 'z'`);
+    expect(r.columns.map((c) => c.name)).toEqual(['[applied]']);
+    expect(r.rows[0]!['[applied]']).toBe(false);
+  });
+});
+
 describe('materialized views (ViewBuilder, SystemDistributedKeyspace)', () => {
   it('keep a base row whose view partition key is the empty string', async () => {
     const t = await table('CREATE TABLE %t (p int PRIMARY KEY, v text)');

@@ -279,10 +279,13 @@ function batchCasFailure(
   checks: readonly ConditionCheck[],
 ): ResultMessage {
   const applied = checks[0]!.columns[0]!;
-  const existing = [...new Map(checks.filter((c) => c.exists).map((c) => [c.rowKey, c])).values()];
+  // The rows the conditions read; none: the static row alone, when one is shown (the partition read holds no row).
+  const rows = checks.filter((c) => c.exists);
+  const shown = rows.length > 0 ? rows : checks.filter((c) => c.shown).slice(0, 1);
+  const existing = [...new Map(shown.map((c) => [c.rowKey, c])).values()];
   if (existing.length === 0) return { kind: 'rows', metadata: { columns: [applied] }, rows: [[Buffer.from([0])]] };
   const withConditions = planned.flatMap((p) => (p.statement.conditions ? [p.statement.conditions] : []));
-  const shown = withConditions.some((c) => c.kind !== 'conditions')
+  const columns = withConditions.some((c) => c.kind !== 'conditions')
     ? table.columns
     : [
         ...new Set([
@@ -292,7 +295,7 @@ function batchCasFailure(
       ];
   return {
     kind: 'rows',
-    metadata: { columns: [applied, ...shown.map((c) => columnSpecOf(table, c))] },
-    rows: existing.map((c) => [Buffer.from([0]), ...c.valuesOf(shown)]),
+    metadata: { columns: [applied, ...columns.map((c) => columnSpecOf(table, c))] },
+    rows: existing.map((c) => [Buffer.from([0]), ...c.valuesOf(columns)]),
   };
 }

@@ -114,8 +114,13 @@ export interface ConditionCheck {
   /** The `[applied]` result of this statement alone. */
   columns: ColumnSpec[];
   row: (Buffer | null)[];
-  /** Whether the row the conditions read exists; `rowKey` names it within the partition. */
+  /** Whether the row the conditions read exists. */
   exists: boolean;
+  /**
+   * Whether a failure shows a row: the row, another live row (static conditions only) or the static row alone;
+   * `rowKey` names the shown row within the partition (empty for the static row alone).
+   */
+  shown: boolean;
   rowKey: string;
   /** Values of any columns of that row (key columns included), as the conditions read it. */
   valuesOf(columns: readonly ColumnMetadata[]): (Buffer | null)[];
@@ -883,21 +888,38 @@ export class ModificationStatement implements CqlStatement {
     const exists = this.staticOnlyInsert ? (pr?.staticRow?.values.some((v) => v !== null) ?? false) : row !== undefined;
     const current = (c: ColumnMetadata) => Conditions.current(c, row, pr?.staticRow, wanted.indexOf(c));
     const applied = conditions.applies(values, exists, current);
-    const valuesOf = (shown: readonly ColumnMetadata[]): (Buffer | null)[] => {
+
+    // A failed statement shows what its CAS read returned (buildCasFailureResultSet): the row, or with conditions
+    // on static columns only, the partition's first live row (CQL3CasRequest.readCommand); without one, the static
+    // row alone when the static columns read (those of the conditions, all when the statement writes the static
+    // row: columnsToRead) hold a value, with null clustering and regular columns.
+    let shownRow = row;
+    if (!applied && !shownRow && !this.staticOnlyInsert && conditions.onlyStaticColumns) {
+      const regular = new Projection(wanted.filter((c) => c.kind === 'regular').map((c) => c.id));
+      shownRow = store.readPartition(u.key, u.token, { columns: regular, nowInSeconds: now, limit: 1 })?.rows[0];
+    }
+    const staticRead = wanted.filter(
+      (c) => c.kind === 'static' && (u.staticRow !== undefined || conditions.columns.includes(c)),
+    );
+    const shown = exists || shownRow !== undefined || staticRead.some((c) => current(c) !== null);
+    const valuesOf = (columns: readonly ColumnMetadata[]): (Buffer | null)[] => {
       const pk = deserializePartitionKey(u.key, this.table.partitionKey.length);
-      return shown.map((c) =>
+      return columns.map((c) =>
         c.kind === 'partition_key'
           ? pk[c.position]!
           : c.kind === 'clustering'
-            ? (row?.clusteringValues[c.position] ?? null)
-            : current(c),
+            ? (shownRow?.clusteringValues[c.position] ?? null)
+            : c.kind === 'static' || shownRow === row
+              ? current(c)
+              : null,
       );
     };
-    const result = conditions.result(applied, exists, () => {
-      const shown = conditions.kind === 'ifNotExists' ? this.table.columns : conditions.columns;
-      return { specs: shown.map((c) => columnSpecOf(this.table, c)), values: valuesOf(shown) };
+    const result = conditions.result(applied, shown, () => {
+      const columns = conditions.kind === 'conditions' ? conditions.columns : this.table.columns;
+      return { specs: columns.map((c) => columnSpecOf(this.table, c)), values: valuesOf(columns) };
     });
-    return { applied, ...result, exists, rowKey: clustering.toString('hex'), valuesOf };
+    const rowKey = (shownRow?.clustering ?? (exists ? clustering : EMPTY)).toString('hex');
+    return { applied, ...result, exists, shown, rowKey, valuesOf };
   }
 
   /** A lightweight transaction: flush, check, and submit the write in one synchronous step. */
