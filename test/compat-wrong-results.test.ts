@@ -64,6 +64,240 @@ afterAll(async () => {
   await server?.stop();
 });
 
+describe('GROUP BY with PER PARTITION LIMIT limits groups per partition, not rows (CQLGroupByLimits)', () => {
+  it('keeps the first group of each partition, and every row of that group', async () => {
+    const t = await table('CREATE TABLE %t (a int, b int, c int, v int, PRIMARY KEY (a, b, c))');
+    await q(`INSERT INTO ${t} (a, b, c, v) VALUES (1, 1, 1, 10)`);
+    await q(`INSERT INTO ${t} (a, b, c, v) VALUES (1, 1, 2, 20)`);
+    await q(`INSERT INTO ${t} (a, b, c, v) VALUES (1, 2, 1, 30)`);
+    expect(await tuples(`SELECT a, b, count(*), max(v) FROM ${t} GROUP BY a, b PER PARTITION LIMIT 1`)).toEqual([
+      [1, 1, '2', 20],
+    ]);
+    expect(await tuples(`SELECT a, b, c FROM ${t} WHERE a = 1 GROUP BY a, b PER PARTITION LIMIT 2`)).toEqual([
+      [1, 1, 1],
+      [1, 2, 1],
+    ]);
+  });
+
+  it('is refused for aggregates without GROUP BY, which fold every row (SelectStatement.RawStatement.prepare)', async () => {
+    const t = await table('CREATE TABLE %t (a int, b int, v int, PRIMARY KEY (a, b))');
+    const err = await q(`SELECT count(*) FROM ${t} PER PARTITION LIMIT 1`).catch((e: Error & { code?: number }) => e);
+    expect(err).toMatchObject({ code: 0x2200, message: 'PER PARTITION LIMIT is not allowed with aggregate queries.' });
+  });
+});
+
+describe('GROUP BY results are paged by groups: the page size counts groups (AggregationQueryPager)', () => {
+  it('pages one group at a time; a full last page carries a paging state unless LIMIT is reached', async () => {
+    const t = await table('CREATE TABLE %t (p int, c1 int, c2 int, v int, PRIMARY KEY (p, c1, c2))');
+    for (const [c1, c2, v] of [
+      [0, 0, 1],
+      [0, 1, 2],
+      [1, 0, 3],
+      [1, 1, 4],
+    ]) {
+      await q(`INSERT INTO ${t} (p, c1, c2, v) VALUES (0, ?, ?, ?)`, [c1, c2, v]);
+    }
+    expect(await pages(`SELECT p, c1, c2, v FROM ${t} GROUP BY p, c1`, 1)).toEqual([
+      [[0, 0, 0, 1]],
+      [[0, 1, 0, 3]],
+      [],
+    ]);
+    expect(await pages(`SELECT p, c1, c2, v FROM ${t} GROUP BY p, c1 LIMIT 2`, 1)).toEqual([
+      [[0, 0, 0, 1]],
+      [[0, 1, 0, 3]],
+    ]);
+  });
+});
+
+describe("GROUP BY under paging: Cassandra's SelectGroupByTest.testGroupByWithPaging, every page size 1..9", () => {
+  const rows: [string, unknown[][]][] = [
+    [
+      'SELECT a, b, e, count(b), max(e) FROM %t GROUP BY a',
+      [
+        [1, 2, 6, '4', 24],
+        [2, 2, 6, '2', 12],
+        [4, 8, 24, '1', 24],
+      ],
+    ],
+    [
+      'SELECT a, b, e, count(b), max(e) FROM %t GROUP BY a, b',
+      [
+        [1, 2, 6, '2', 12],
+        [1, 4, 12, '2', 24],
+        [2, 2, 6, '1', 6],
+        [2, 4, 12, '1', 12],
+        [4, 8, 24, '1', 24],
+      ],
+    ],
+    ['SELECT a, b, e, count(b), max(e) FROM %t', [[1, 2, 6, '7', 24]]],
+    [
+      'SELECT a, b, e, count(b), max(e) FROM %t WHERE b = 2 GROUP BY a, b ALLOW FILTERING',
+      [
+        [1, 2, 6, '2', 12],
+        [2, 2, 6, '1', 6],
+      ],
+    ],
+    [
+      'SELECT a, b, c, d FROM %t GROUP BY a, b, c',
+      [
+        [1, 2, 1, 3],
+        [1, 2, 2, 6],
+        [1, 4, 2, 6],
+        [2, 2, 3, 3],
+        [2, 4, 3, 6],
+        [4, 8, 2, 12],
+      ],
+    ],
+    [
+      'SELECT a, b, e, count(b), max(e) FROM %t GROUP BY a, b LIMIT 2',
+      [
+        [1, 2, 6, '2', 12],
+        [1, 4, 12, '2', 24],
+      ],
+    ],
+    [
+      'SELECT a, b, e, count(b), max(e) FROM %t GROUP BY a, b PER PARTITION LIMIT 1',
+      [
+        [1, 2, 6, '2', 12],
+        [2, 2, 6, '1', 6],
+        [4, 8, 24, '1', 24],
+      ],
+    ],
+    [
+      'SELECT a, b, e, count(b), max(e) FROM %t GROUP BY a, b PER PARTITION LIMIT 1 LIMIT 2',
+      [
+        [1, 2, 6, '2', 12],
+        [2, 2, 6, '1', 6],
+      ],
+    ],
+    [
+      'SELECT a, b, c, d FROM %t GROUP BY a, b, c PER PARTITION LIMIT 2 LIMIT 3',
+      [
+        [1, 2, 1, 3],
+        [1, 2, 2, 6],
+        [2, 2, 3, 3],
+      ],
+    ],
+    [
+      'SELECT * FROM %t GROUP BY a, b PER PARTITION LIMIT 1',
+      [
+        [1, 2, 1, 3, 6],
+        [2, 2, 3, 3, 6],
+        [4, 8, 2, 12, 24],
+      ],
+    ],
+    [
+      'SELECT DISTINCT a, count(a) FROM %t GROUP BY a LIMIT 2',
+      [
+        [1, '1'],
+        [2, '1'],
+      ],
+    ],
+    [
+      'SELECT a, b, e, count(b), max(e) FROM %t WHERE a = 1 GROUP BY a, b, c',
+      [
+        [1, 2, 6, '1', 6],
+        [1, 2, 12, '1', 12],
+        [1, 4, 12, '2', 24],
+      ],
+    ],
+    ['SELECT count(b), max(e) FROM %t WHERE a = 1 GROUP BY a, b, c LIMIT 1', [['1', 6]]],
+    [
+      'SELECT * FROM %t WHERE a = 1 GROUP BY a, b, c PER PARTITION LIMIT 2',
+      [
+        [1, 2, 1, 3, 6],
+        [1, 2, 2, 6, 12],
+      ],
+    ],
+    [
+      'SELECT a, b, e, count(b), max(e) FROM %t WHERE a = 1 GROUP BY a, b, c ORDER BY b DESC, c DESC PER PARTITION LIMIT 2',
+      [
+        [1, 4, 24, '2', 24],
+        [1, 2, 12, '1', 12],
+      ],
+    ],
+    [
+      'SELECT a, b, e, count(b), max(e) FROM %t WHERE a IN (1, 2, 4) GROUP BY a, b, c',
+      [
+        [1, 2, 6, '1', 6],
+        [1, 2, 12, '1', 12],
+        [1, 4, 12, '2', 24],
+        [2, 2, 6, '1', 6],
+        [2, 4, 12, '1', 12],
+        [4, 8, 24, '1', 24],
+      ],
+    ],
+    ['SELECT a, b, e, count(b), max(e) FROM %t WHERE a IN (1, 2, 4) AND b = 2', [[1, 2, 6, '3', 12]]],
+  ];
+
+  it('returns the same groups whatever the page size', async () => {
+    const t = await table('CREATE TABLE %t (a int, b int, c int, d int, e int, PRIMARY KEY (a, b, c, d))');
+    for (const r of [
+      [1, 2, 1, 3, 6],
+      [1, 2, 2, 6, 12],
+      [1, 3, 2, 12, 24],
+      [1, 4, 2, 12, 24],
+      [1, 4, 2, 6, 12],
+      [2, 2, 3, 3, 6],
+      [2, 4, 3, 6, 12],
+      [3, 3, 2, 12, 24],
+      [4, 8, 2, 12, 24],
+    ]) {
+      await q(`INSERT INTO ${t} (a, b, c, d, e) VALUES (?, ?, ?, ?, ?)`, r);
+    }
+    // Some tombstones.
+    await q(`DELETE FROM ${t} WHERE a = 1 AND b = 3 AND c = 2 AND d = 12`);
+    await q(`DELETE FROM ${t} WHERE a = 3`);
+    for (const [query, expected] of rows) {
+      for (let pageSize = 1; pageSize < 10; pageSize++) {
+        const got = await pages(query.replaceAll('%t', t), pageSize);
+        expect(got.flat(), `${query} [page size ${pageSize}]`).toEqual(expected);
+        // A GROUP BY page holds at most page-size groups.
+        if (query.includes('GROUP BY') && !query.includes('DISTINCT')) {
+          expect(Math.max(...got.map((p) => p.length)), `${query} [page size ${pageSize}]`).toBeLessThanOrEqual(
+            pageSize,
+          );
+        }
+      }
+    }
+  });
+
+  it('pages GROUP BY the partition key over the Arrow twin by groups too', async () => {
+    const t = await table('CREATE TABLE %t (k int PRIMARY KEY, v int)');
+    for (let k = 0; k < 5; k++) await q(`INSERT INTO ${t} (k, v) VALUES (?, ?)`, [k, k * 10]);
+    const query = `SELECT k, count(*), sum(v) FROM ${t} GROUP BY k`;
+    const unpaged = await tuples(query);
+    expect(unpaged).toHaveLength(5);
+    const columnar = async () => Number((await q('SELECT columnar FROM system_arrow.use_auto_path')).rows[0]!.columnar);
+    const before = await columnar();
+    expect((await pages(query, 2)).map((p) => p.length)).toEqual([2, 2, 1]);
+    // A full last page: a paging state, then an empty page; LIMIT reached on it: none.
+    expect((await pages(query, 5)).map((p) => p.length)).toEqual([5, 0]);
+    expect((await pages(`${query} LIMIT 4`, 2)).map((p) => p.length)).toEqual([2, 2]);
+    expect((await pages(query, 2)).flat()).toEqual(unpaged);
+    expect(await columnar()).toBeGreaterThan(before);
+  });
+});
+
+describe('IN on the partition key with ORDER BY and GROUP BY sorts the groups (SelectStatement.orderResults)', () => {
+  it('merges the groups of every partition in clustering order', async () => {
+    const t = await table('CREATE TABLE %t (a int, b int, c int, PRIMARY KEY (a, b))');
+    await q(`INSERT INTO ${t} (a, b, c) VALUES (1, 1, 1)`);
+    await q(`INSERT INTO ${t} (a, b, c) VALUES (1, 3, 1)`);
+    await q(`INSERT INTO ${t} (a, b, c) VALUES (2, 2, 1)`);
+    expect(await tuples(`SELECT a, b FROM ${t} WHERE a IN (1, 2) ORDER BY b DESC`)).toEqual([
+      [1, 3],
+      [2, 2],
+      [1, 1],
+    ]);
+    expect(await tuples(`SELECT a, b, count(*) FROM ${t} WHERE a IN (1, 2) GROUP BY a, b ORDER BY b DESC`)).toEqual([
+      [1, 3, '1'],
+      [2, 2, '1'],
+      [1, 1, '1'],
+    ]);
+  });
+});
+
 describe('a partition-key IN reads partitions in key order, not token order (MultiCBuilder.build)', () => {
   it('orders by the key type, with a static-only partition among them', async () => {
     const t = await table('CREATE TABLE %t (a int, b int, s int static, PRIMARY KEY (a, b))');
