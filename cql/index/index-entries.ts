@@ -8,6 +8,7 @@ import { murmur3Token } from '../../storage/murmur3-token.js';
 import type { Cell, LivenessInfo, PartitionUpdate, RowUpdate } from '../../storage/mutation.js';
 import { NO_DELETION_TIME, NO_TTL } from '../../storage/mutation.js';
 import { deserializePartitionKey } from '../../storage/partition-key.js';
+import type { Timestamp } from '../../storage/timestamp.js';
 import type { ColumnMetadata } from '../schema/column-metadata.js';
 import type { IndexMetadata } from '../schema/index-metadata.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
@@ -182,13 +183,13 @@ export interface EntryTarget {
   /** The entry's own clustering in the index partition. */
   entry: Buffer;
   /** The entry's timestamp (null for entries written before entries carried it). */
-  ts: number | null;
+  ts: Timestamp | null;
   term: Buffer;
   key: Buffer;
   clustering: Buffer;
 }
 
-export function entryTarget(entry: Buffer, clusteringValues: readonly Buffer[], ts: number | null): EntryTarget {
+export function entryTarget(entry: Buffer, clusteringValues: readonly Buffer[], ts: Timestamp | null): EntryTarget {
   return { entry, ts, term: clusteringValues[0]!, key: clusteringValues[1]!, clustering: clusteringValues[2]! };
 }
 

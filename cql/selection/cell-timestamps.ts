@@ -4,15 +4,16 @@
 // null.
 
 import type { ComplexValue } from '../../storage/row-projection.js';
+import type { Timestamp } from '../../storage/timestamp.js';
 import type { CqlType } from '../types/cql-type.js';
 
 export type TimestampKind = 'writetime' | 'maxwritetime' | 'ttl';
 
 /** Per-cell writetimes or TTLs of `v` (UDT: aligned with the type's fields). */
-function perCell(type: CqlType, v: ComplexValue, kind: 'writetime' | 'ttl'): (number | null)[] {
-  const of = (i: number): number | null => (kind === 'ttl' ? (v.ttls?.[i] ?? null) : (v.writetimes?.[i] ?? null));
+function perCell(type: CqlType, v: ComplexValue, kind: 'writetime' | 'ttl'): (Timestamp | null)[] {
+  const of = (i: number): Timestamp | null => (kind === 'ttl' ? (v.ttls?.[i] ?? null) : (v.writetimes?.[i] ?? null));
   if (type.kind !== 'udt') return v.paths.map((_, i) => of(i));
-  const out: (number | null)[] = type.fields.map(() => null);
+  const out: (Timestamp | null)[] = type.fields.map(() => null);
   for (let i = 0; i < v.paths.length; i++) out[v.paths[i]!.readUInt16BE(0)] = of(i);
   return out;
 }
@@ -20,7 +21,7 @@ function perCell(type: CqlType, v: ComplexValue, kind: 'writetime' | 'ttl'): (nu
 export function complexTimestamps(type: CqlType, v: ComplexValue | null, kind: TimestampKind): Buffer | null {
   if (!v || v.paths.length === 0) return null;
   if (kind === 'maxwritetime') {
-    let max: number | undefined;
+    let max: Timestamp | undefined;
     for (const t of perCell(type, v, 'writetime')) if (t !== null && (max === undefined || t > max)) max = t;
     if (max === undefined) return null;
     const b = Buffer.allocUnsafe(8);
@@ -39,7 +40,7 @@ export function complexTimestamps(type: CqlType, v: ComplexValue | null, kind: T
       continue;
     }
     out.writeInt32BE(width, o);
-    if (width === 4) out.writeInt32BE(t, o + 4);
+    if (width === 4) out.writeInt32BE(Number(t), o + 4);
     else out.writeBigInt64BE(BigInt(t), o + 4);
     o += 4 + width;
   }

@@ -3,6 +3,7 @@
 
 import type { PartitionUpdate } from '../../storage/mutation.js';
 import type { TableMutation } from '../../storage/storage-engine.js';
+import type { Timestamp } from '../../storage/timestamp.js';
 import { InvalidRequest } from '../errors.js';
 import { checkBatchLimits } from '../execution/batch-limits.js';
 import { BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
@@ -14,6 +15,7 @@ import {
 import { PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { nextWriteTimestamp } from '../execution/write-clock.js';
+import { clientTimestamp, usingTimestamp } from '../execution/write-timestamp.js';
 import type { BatchStatement as BatchAst } from '../parser/ast.js';
 import {
   type BoundValue,
@@ -42,7 +44,7 @@ export function executeBatch(
   type: BatchType,
   items: readonly BatchItem[],
   options: QueryOptions,
-  timestamp: number | undefined,
+  timestamp: Timestamp | undefined,
 ): Promise<ResultMessage> {
   const modifications = modificationItems(items);
   validateBatch(
@@ -162,10 +164,10 @@ function planBatch(
   type: BatchType,
   items: readonly ModificationItem[],
   options: QueryOptions,
-  timestamp: number | undefined,
+  timestamp: Timestamp | undefined,
   counters: PendingCounterWrites | undefined,
 ): { writes: PlannedWrite[]; warnings: string[] | undefined } {
-  const ts = timestamp ?? (options.timestamp !== undefined ? Number(options.timestamp) : nextWriteTimestamp());
+  const ts = timestamp ?? (options.timestamp !== undefined ? clientTimestamp(options.timestamp) : nextWriteTimestamp());
   const byTable = new Map<string, PlannedWrite>();
   for (const { statement, values } of items) {
     const { updates, now } = statement.updates(
@@ -257,11 +259,11 @@ export class BatchStatement implements CqlStatement {
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
-    let ts: number | undefined;
+    let ts: Timestamp | undefined;
     if (this.timestamp) {
       const v = this.timestamp.value(options.values);
       if (v === null) throw new InvalidRequest('Invalid null value of timestamp');
-      if (v !== UNSET) ts = Number(v.readBigInt64BE(0));
+      if (v !== UNSET) ts = usingTimestamp(v);
     }
     const items = this.statements.map((statement) => ({ statement, values: options.values }));
     return executeBatch(ctx, this.ast.type, items, options, ts);

@@ -2,11 +2,19 @@
 // storage PartitionUpdates (cells keep the client's bytes) applied through group commit.
 
 import { murmur3Token } from '../../storage/murmur3-token.js';
-import type { Cell, ComplexDeletion, PartitionUpdate, RangeTombstone, RowUpdate } from '../../storage/mutation.js';
+import type {
+  Cell,
+  ComplexDeletion,
+  DeletionTime,
+  PartitionUpdate,
+  RangeTombstone,
+  RowUpdate,
+} from '../../storage/mutation.js';
 import { NO_DELETION_TIME, NO_TTL, rowLiveness } from '../../storage/mutation.js';
 import { deserializePartitionKey, serializePartitionKey } from '../../storage/partition-key.js';
 import { type ComplexValue, Projection } from '../../storage/row-projection.js';
 import type { TableStore } from '../../storage/table-store.js';
+import { type Timestamp, timestampPlus } from '../../storage/timestamp.js';
 import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
 import { bytesToElements, listElementPath, udtFieldPath } from '../execution/complex-value.js';
@@ -15,6 +23,7 @@ import { currentCounter, PendingCounterWrites } from '../execution/counter-value
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { JsonFieldTerm, JsonObjectSource } from '../execution/json-terms.js';
 import { nextWriteTimestamp, nowInSeconds } from '../execution/write-clock.js';
+import { clientTimestamp, usingTimestamp } from '../execution/write-timestamp.js';
 import type {
   Attributes,
   DeleteStatement as DeleteAst,
@@ -81,7 +90,7 @@ interface ColumnOp {
 }
 
 interface WriteContext {
-  ts: number;
+  ts: Timestamp;
   ttl: number;
   now: number;
 }
@@ -440,16 +449,16 @@ export class ModificationStatement implements CqlStatement {
     }
   }
 
-  private writeContext(values: readonly BoundValue[], options: QueryOptions, batchTs?: number): WriteContext {
+  private writeContext(values: readonly BoundValue[], options: QueryOptions, batchTs?: Timestamp): WriteContext {
     // Counter cells hold totals computed here, so only this server's monotonic clock may order them: a client
     // timestamp older than a concurrent client's would let an earlier total win and lose an acknowledged increment.
     let ts = this.table.isCounter
       ? undefined
-      : (batchTs ?? (options.timestamp !== undefined ? Number(options.timestamp) : undefined));
+      : (batchTs ?? (options.timestamp !== undefined ? clientTimestamp(options.timestamp) : undefined));
     if (this.timestamp) {
       const v = this.timestamp.value(values);
       if (v === null) throw new InvalidRequest('Invalid null value of timestamp');
-      if (v !== UNSET) ts = Number(v.readBigInt64BE(0));
+      if (v !== UNSET) ts = usingTimestamp(v);
     }
     let ttl = this.table.options.default_time_to_live;
     if (this.ttl) {
@@ -485,7 +494,7 @@ export class ModificationStatement implements CqlStatement {
   updates(
     values: readonly BoundValue[],
     options: QueryOptions,
-    batchTs?: number,
+    batchTs?: Timestamp,
     ctx?: ExecutionContext,
     counters?: PendingCounterWrites,
   ): { updates: PartitionUpdate[]; now: number } {
@@ -495,7 +504,7 @@ export class ModificationStatement implements CqlStatement {
     const { types, desc, staticOps, regularOps, readBeforeWrite } = this.plan();
     const rows: RowUpdate[] = [];
     const rangeTombstones: RangeTombstone[] = [];
-    let partitionDeletion: { ts: number; ldt: number } | undefined;
+    let partitionDeletion: DeletionTime | undefined;
     let staticRow: RowUpdate | undefined;
 
     if (staticOps.length > 0) staticRow = this.rowUpdate(EMPTY, undefined, staticOps, values, w, false);
@@ -723,7 +732,7 @@ export class ModificationStatement implements CqlStatement {
           return;
         }
         // Overwriting a collection: delete what was there (just before this write), then add elements.
-        deletions.push({ column: id, deletion: { ts: w.ts - 1, ldt: w.now } });
+        deletions.push({ column: id, deletion: { ts: timestampPlus(w.ts, -1), ldt: w.now } });
         if (v !== null)
           for (const e of bytesToElements(col.type, v, () => listElementPath(false)))
             cells.push(cellFor(id, e.value, w, e.path));
