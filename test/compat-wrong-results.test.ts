@@ -279,6 +279,101 @@ describe("GROUP BY under paging: Cassandra's SelectGroupByTest.testGroupByWithPa
   });
 });
 
+describe('DISTINCT and PER PARTITION LIMIT under paging over static columns (DistinctQueryPagingTest, SelectLimitTest)', () => {
+  /** Every page size 1..6: the rows across pages equal Cassandra's. */
+  async function everyPageSize(cases: [string, unknown[][]][]) {
+    for (let pageSize = 1; pageSize < 7; pageSize++) {
+      for (const [query, expected] of cases) {
+        expect((await pages(query, pageSize)).flat(), `${query} [page size ${pageSize}]`).toEqual(expected);
+      }
+    }
+  }
+
+  it('returns each partition once, static-only partitions included, whatever the page size', async () => {
+    const t = await table('CREATE TABLE %t (a int, b int, s int static, c int, d int, PRIMARY KEY (a, b))');
+    const distinct: [string, unknown[][]][] = [
+      [
+        `SELECT DISTINCT a, s FROM ${t}`,
+        [
+          [1, 1],
+          [0, 0],
+          [2, 2],
+          [4, 4],
+          [3, 3],
+        ],
+      ],
+      [
+        `SELECT DISTINCT a, s FROM ${t} LIMIT 3`,
+        [
+          [1, 1],
+          [0, 0],
+          [2, 2],
+        ],
+      ],
+      [
+        `SELECT DISTINCT a, s FROM ${t} WHERE s >= 2 ALLOW FILTERING`,
+        [
+          [2, 2],
+          [4, 4],
+          [3, 3],
+        ],
+      ],
+      [
+        `SELECT DISTINCT a, s FROM ${t} WHERE a IN (1, 2, 3, 4)`,
+        [
+          [1, 1],
+          [2, 2],
+          [3, 3],
+          [4, 4],
+        ],
+      ],
+      [
+        `SELECT DISTINCT a, s FROM ${t} WHERE a IN (1, 2, 3, 4) LIMIT 3`,
+        [
+          [1, 1],
+          [2, 2],
+          [3, 3],
+        ],
+      ],
+      [
+        `SELECT DISTINCT a, s FROM ${t} WHERE a IN (1, 2, 3, 4) AND s >= 2 ALLOW FILTERING`,
+        [
+          [2, 2],
+          [3, 3],
+          [4, 4],
+        ],
+      ],
+    ];
+    // Only static data, then a mix of partitions with and without rows, then rows everywhere.
+    for (let i = 0; i < 5; i++) await q(`INSERT INTO ${t} (a, s) VALUES (?, ?)`, [i, i]);
+    await everyPageSize(distinct);
+    for (const i of [0, 2, 4]) {
+      for (let j = 1; j < 4; j++) await q(`INSERT INTO ${t} (a, b, c, d) VALUES (?, ?, ?, ?)`, [i, j, j, i + j]);
+    }
+    await everyPageSize(distinct);
+    for (let i = 0; i < 5; i++) {
+      for (let j = 1; j < 4; j++) await q(`INSERT INTO ${t} (a, b, c, d) VALUES (?, ?, ?, ?)`, [i, j, j, i + j]);
+    }
+    await everyPageSize(distinct);
+  });
+
+  it('shows static-only partitions of an IN once per page boundary (PER PARTITION LIMIT)', async () => {
+    const t = await table('CREATE TABLE %t (a int, b int, s int static, c int, PRIMARY KEY (a, b))');
+    for (let i = 0; i < 5; i++) await q(`INSERT INTO ${t} (a, s) VALUES (?, ?)`, [i, i]);
+    const only = (i: number) => [i, null, i, null];
+    await everyPageSize([
+      [`SELECT * FROM ${t} WHERE a IN (1,3,4) PER PARTITION LIMIT 2`, [1, 3, 4].map(only)],
+      [`SELECT * FROM ${t} WHERE a IN (1,3,4) PER PARTITION LIMIT 2 LIMIT 2`, [1, 3].map(only)],
+    ]);
+    for (const i of [0, 2, 3, 4]) {
+      for (let j = 0; j < 5; j++) await q(`INSERT INTO ${t} (a, b, s, c) VALUES (?, ?, ?, ?)`, [i, j, i, j]);
+    }
+    await everyPageSize([
+      [`SELECT * FROM ${t} WHERE a IN (1,2,3) PER PARTITION LIMIT 2 LIMIT 3`, [only(1), [2, 0, 2, 0], [2, 1, 2, 1]]],
+    ]);
+  });
+});
+
 describe('IN on the partition key with ORDER BY and GROUP BY sorts the groups (SelectStatement.orderResults)', () => {
   it('merges the groups of every partition in clustering order', async () => {
     const t = await table('CREATE TABLE %t (a int, b int, c int, PRIMARY KEY (a, b))');

@@ -445,7 +445,8 @@ export class UserTableRead {
         const { key, token } = keys[pi]!;
         const resuming = state && pi === state.partitionIndex;
         let inPartition = resuming && !groupPages ? state.rowsInPartition : 0;
-        let staticDone = resuming === true;
+        // A state at a partition's start (the previous page ended with the partition before) has shown nothing of it.
+        let staticDone = resuming === true && (state.clustering.length > 0 || state.rowsInPartition > 0);
         at.partitionIndex = pi;
         for (let ri = resuming ? state.rangeIndex : 0; ri < ranges.length; ri++) {
           at.rangeIndex = ri;
