@@ -612,3 +612,53 @@ describe('a full last page of a paged index query carries a paging state, then a
     }
   });
 });
+
+describe('list operations of one statement see the earlier ones (UpdateParameters.getPrefetchedRow)', () => {
+  it("follows CollectionsTest.testMultipleOperationOnListWithinTheSameQuery's answers", async () => {
+    const t = await table('CREATE TABLE %t (pk int PRIMARY KEY, l list<int>)');
+    await q(`INSERT INTO ${t} (pk, l) VALUES (1, [1, 2, 3, 4])`);
+    const list = async () => (await tuples(`SELECT l FROM ${t} WHERE pk = 1`))[0]![0];
+    const steps: [string, unknown[], number[] | string][] = [
+      // The same element set twice: the greater value wins (equal timestamps).
+      ['UPDATE %t SET l[?] = ?, l[?] = ? WHERE pk = ?', [2, 7, 2, 8, 1], [1, 2, 8, 4]],
+      ['UPDATE %t SET l[?] = ?, l[?] = ? WHERE pk = ?', [2, 9, 2, 6, 1], [1, 2, 9, 4]],
+      // Deleting index 2 twice deletes that element and the one after it.
+      ['DELETE l[?], l[?] FROM %t WHERE pk = ?', [2, 2, 1], [1, 2]],
+      // An index set after an append sees the appended elements; the greater value wins.
+      ['UPDATE %t SET l = l + ?, l[?] = ? WHERE pk = ?', [[3, 4], 3, 7, 1], [1, 2, 3, 7]],
+      ['UPDATE %t SET l = l + ?, l[?] = ? WHERE pk = ?', [[6, 8], 4, 5, 1], [1, 2, 3, 7, 6, 8]],
+      // Order matters: the index is checked before the append.
+      ['UPDATE %t SET l[?] = ?, l = l + ? WHERE pk = ?', [6, 5, [9], 1], 'List index 6 out of bound, list has size 6'],
+      // The updated element is then removed by value.
+      ['UPDATE %t SET l[?] = ?, l = l - ? WHERE pk = ?', [2, 8, [8], 1], [1, 2, 7, 6]],
+      ['UPDATE %t SET l = l - ?, l[?] = ? WHERE pk = ?', [[6], 3, 4, 1], 'List index 3 out of bound, list has size 3'],
+      ['UPDATE %t SET l[?] = ?, l = l - ? WHERE pk = ?', [2, 8, [1], 1], [2, 8, 6]],
+      ['UPDATE %t SET l = l - ?, l[?] = ? WHERE pk = ?', [[2, 6], 0, 9, 1], [9]],
+    ];
+    for (const [statement, params, expected] of steps) {
+      const run = q(statement.replace('%t', t), params);
+      if (typeof expected === 'string') {
+        await expect(run).rejects.toMatchObject({ code: 0x2200, message: expected });
+      } else {
+        await run;
+        expect(await list(), statement).toEqual(expected);
+      }
+    }
+  });
+
+  it('refuses index operations on an empty list with Lists.SetterByIndex / DiscarderByIndex messages', async () => {
+    const t = await table('CREATE TABLE %t (pk int PRIMARY KEY, l list<int>)');
+    await q(`INSERT INTO ${t} (pk) VALUES (1)`);
+    await expect(q(`UPDATE ${t} SET l[0] = 1 WHERE pk = 1`)).rejects.toMatchObject({
+      code: 0x2200,
+      message: 'Attempted to set an element on a list which is null',
+    });
+    await expect(q(`DELETE l[0] FROM ${t} WHERE pk = 1`)).rejects.toMatchObject({
+      code: 0x2200,
+      message: 'Attempted to delete an element from a list which is null',
+    });
+    // An element appended by the same statement can be set.
+    await q(`UPDATE ${t} SET l = l + [1], l[0] = 5 WHERE pk = 1`);
+    expect(await tuples(`SELECT l FROM ${t} WHERE pk = 1`)).toEqual([[[5]]]);
+  });
+});

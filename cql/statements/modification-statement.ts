@@ -22,6 +22,7 @@ import { checkConditionalConsistency, validateWriteConsistency } from '../execut
 import { currentCounter, PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { JsonFieldTerm, JsonObjectSource } from '../execution/json-terms.js';
+import { listAsUpdated } from '../execution/list-as-updated.js';
 import { nextWriteTimestamp, nowInSeconds } from '../execution/write-clock.js';
 import { clientTimestamp, usingTimestamp } from '../execution/write-timestamp.js';
 import type {
@@ -63,6 +64,8 @@ const READ_BEFORE_WRITE: ReadonlySet<string> = new Set([
   'listRemove',
   'listDeleteIndex',
 ]);
+/** List operations by index or value: they read the list (with what the statement did to it before them). */
+const LIST_READ_BEFORE_WRITE: ReadonlySet<string> = new Set(['listSetIndex', 'listRemove', 'listDeleteIndex']);
 const EMPTY = Buffer.alloc(0);
 const VOID: ResultMessage = { kind: 'void' };
 
@@ -571,52 +574,78 @@ export class ModificationStatement implements CqlStatement {
     return { updates, now: w.now };
   }
 
-  /** Cells for `l[i] = v`, `DELETE l[i]` and `l = l - [..]` against the list as stored now. */
+  /**
+   * Cells for `l[i] = v`, `DELETE l[i]` and `l = l - [..]` against the list as the statement's earlier operations
+   * (`cells`, `deletions`) leave the stored one (`stored`: its read, once per column), with Lists.SetterByIndex's and
+   * DiscarderByIndex's checks and messages.
+   */
   private listCells(
-    store: TableStore,
-    u: PartitionUpdate,
-    clustering: Buffer,
+    stored: () => ComplexValue | null,
     op: ColumnOp,
     values: readonly BoundValue[],
     w: WriteContext,
     cells: Cell[],
+    deletions: readonly ComplexDeletion[],
   ): void {
     const col = op.column;
-    const bound = clustering.length > 0 ? { prefix: clustering, inclusive: true } : undefined;
-    const pr = store.readPartition(u.key, u.token ?? murmur3Token(u.key), {
-      columns: new Projection([col.id]),
-      nowInSeconds: w.now,
-      start: bound,
-      end: bound,
-      limit: 1,
-      includeStatic: col.kind === 'static',
-    });
-    const current = ((col.kind === 'static' ? pr?.staticRow : pr?.rows[0])?.values[0] ?? null) as ComplexValue | null;
-    const paths = current?.paths ?? [];
+    const list = () => listAsUpdated(stored(), col.id, cells, deletions, w.now);
     if (op.kind === 'listRemove') {
       const v = op.term!.value(values);
       if (v === UNSET || v === null) return;
       const remove = readCollectionElements(v);
       const element = (col.type as { element: CqlType }).element;
-      paths.forEach((p, i) => {
-        if (remove.some((r) => compareValues(element, r, current!.values[i]!) === 0))
-          cells.push(tombstone(col.id, w, p));
-      });
+      for (const e of list()) {
+        if (remove.some((r) => compareValues(element, r, e.value) === 0)) cells.push(tombstone(col.id, w, e.path));
+      }
       return;
     }
+    const setting = op.kind === 'listSetIndex';
     const idx = op.key!.value(values);
-    if (idx === UNSET) return;
-    if (idx === null) throw new InvalidRequest(`Invalid null value for list index`);
+    if (idx === null) throw new InvalidRequest('Invalid null value for list index');
+    if (idx === UNSET) {
+      if (setting) throw new InvalidRequest('Invalid unset value for list index');
+      return;
+    }
+    const current = list();
     const i = idx.readInt32BE(0);
-    if (i < 0 || i >= paths.length)
-      throw new InvalidRequest(`List index ${i} out of bound, list has size ${paths.length}`);
-    if (op.kind === 'listDeleteIndex') {
-      cells.push(tombstone(col.id, w, paths[i]!));
+    if (current.length === 0) {
+      throw new InvalidRequest(
+        setting
+          ? 'Attempted to set an element on a list which is null'
+          : 'Attempted to delete an element from a list which is null',
+      );
+    }
+    if (i < 0 || i >= current.length)
+      throw new InvalidRequest(`List index ${i} out of bound, list has size ${current.length}`);
+    const path = current[i]!.path;
+    if (!setting) {
+      cells.push(tombstone(col.id, w, path));
       return;
     }
     const v = op.term!.value(values);
     if (v === UNSET) return;
-    cells.push(v === null ? tombstone(col.id, w, paths[i]!) : cellFor(col.id, v, w, paths[i]!));
+    cells.push(v === null ? tombstone(col.id, w, path) : cellFor(col.id, v, w, path));
+  }
+
+  /** A list column's stored value at `clustering`, with its cells' timestamps and TTLs. */
+  private storedList(
+    store: TableStore,
+    u: PartitionUpdate,
+    clustering: Buffer,
+    col: ColumnMetadata,
+    now: number,
+  ): ComplexValue | null {
+    const bound = clustering.length > 0 ? { prefix: clustering, inclusive: true } : undefined;
+    const pr = store.readPartition(u.key, u.token ?? murmur3Token(u.key), {
+      columns: new Projection([col.id], true),
+      nowInSeconds: now,
+      start: bound,
+      end: bound,
+      limit: 1,
+      includeStatic: col.kind === 'static',
+      withMetadata: true,
+    });
+    return ((col.kind === 'static' ? pr?.staticRow : pr?.rows[0])?.values[0] ?? null) as ComplexValue | null;
   }
 
   /**
@@ -634,13 +663,31 @@ export class ModificationStatement implements CqlStatement {
     const store = storeOf(ctx, this.table);
     const addCells = (row: RowUpdate | undefined, isStatic: boolean): RowUpdate | undefined => {
       if (!row) return row;
-      const cells = [...(row.cells ?? [])];
-      for (const op of this.ops) {
-        if (!READ_BEFORE_WRITE.has(op.kind) || (op.column.kind === 'static') !== isStatic) continue;
-        if (op.kind !== 'counterAdd' && op.kind !== 'counterSubtract') {
-          this.listCells(store, u, row.clustering, op, values, w, cells);
-          continue;
+      const ops = this.ops.filter((op) => (op.column.kind === 'static') === isStatic);
+      let cells = [...(row.cells ?? [])];
+      let complexDeletions = row.complexDeletions;
+      if (ops.some((op) => LIST_READ_BEFORE_WRITE.has(op.kind))) {
+        // Each list operation sees what the operations before it in the statement did to the list: they run again
+        // in statement order (UpdateParameters.getPrefetchedRow merges the pending row into the read one).
+        cells = [];
+        const deletions: ComplexDeletion[] = [];
+        const stored = new Map<number, ComplexValue | null>();
+        for (const op of ops) {
+          if (!LIST_READ_BEFORE_WRITE.has(op.kind)) {
+            this.applyOp(op, values, w, cells, deletions);
+            continue;
+          }
+          const read = () => {
+            if (!stored.has(op.column.id))
+              stored.set(op.column.id, this.storedList(store, u, row.clustering, op.column, w.now));
+            return stored.get(op.column.id)!;
+          };
+          this.listCells(read, op, values, w, cells, deletions);
         }
+        complexDeletions = deletions;
+      }
+      for (const op of ops) {
+        if (op.kind !== 'counterAdd' && op.kind !== 'counterSubtract') continue;
         const d = op.term!.value(values);
         if (d === UNSET) continue;
         if (d === null) throw new InvalidRequest(`Invalid null value for counter increment/decrement`);
@@ -661,7 +708,7 @@ export class ModificationStatement implements CqlStatement {
         cells.push(cellFor(op.column.id, b, w));
       }
       // A counter row exists through its counter cells only (UPDATE sets no row liveness).
-      return { ...row, cells };
+      return { ...row, cells, complexDeletions };
     };
     return {
       ...u,
