@@ -23,7 +23,7 @@ async function q(query: string, params: unknown[] = [], options: cassandra.Query
 /** Rows as arrays of their values, in column order (the repros' tuples). */
 async function tuples(query: string, params: unknown[] = [], options: cassandra.QueryOptions = UNPAGED) {
   const rs = await q(query, params, options);
-  return rs.rows.map((r) => rs.columns.map((c) => plain(r[c.name])));
+  return rs.rows.map((r) => r.values().map(plain));
 }
 
 function plain(v: unknown): unknown {
@@ -37,7 +37,7 @@ async function pages(query: string, fetchSize: number, params: unknown[] = []): 
   let pageState: string | undefined;
   do {
     const rs = await q(query, params, { fetchSize, pageState, autoPage: false, prepare: true });
-    out.push(rs.rows.map((r) => rs.columns.map((c) => plain(r[c.name]))));
+    out.push(rs.rows.map((r) => r.values().map(plain)));
     pageState = rs.pageState ?? undefined;
     if (out.length > 50) throw new Error(`paging did not end: ${JSON.stringify(out.slice(0, 5))}`);
   } while (pageState);
@@ -660,5 +660,31 @@ describe('list operations of one statement see the earlier ones (UpdateParameter
     // An element appended by the same statement can be set.
     await q(`UPDATE ${t} SET l = l + [1], l[0] = 5 WHERE pk = 1`);
     expect(await tuples(`SELECT l FROM ${t} WHERE pk = 1`)).toEqual([[[5]]]);
+  });
+});
+
+describe('selection of empty collections (CollectionsTest.testSelectionOfEmptyCollections)', () => {
+  it('slices a frozen collection into a collection, empty when nothing matches; a non-frozen one into null', async () => {
+    const frozen = await table('CREATE TABLE %t (k int PRIMARY KEY, m frozen<map<text, int>>, s frozen<set<int>>)');
+    const cells = await table('CREATE TABLE %t (k int PRIMARY KEY, m map<text, int>, s set<int>)');
+    for (const t of [frozen, cells]) {
+      await q(`INSERT INTO ${t} (k) VALUES (0)`);
+      await q(`INSERT INTO ${t} (k, m, s) VALUES (1, {}, {})`);
+      await q(`INSERT INTO ${t} (k, m, s) VALUES (3, {'2': 2}, {2})`);
+    }
+    const select = (t: string, k: number) =>
+      Promise.all([
+        tuples(`SELECT m, s FROM ${t} WHERE k = ${k}`),
+        tuples(`SELECT m['0'] AS a, s[0] AS b FROM ${t} WHERE k = ${k}`),
+        tuples(`SELECT m['0'..'1'] AS a, s[0..1] AS b FROM ${t} WHERE k = ${k}`),
+        tuples(`SELECT m['0'..'1']['3'..'5'] AS a, s[0..1][3..5] AS b FROM ${t} WHERE k = ${k}`),
+      ]);
+    const nulls = [[null, null]];
+    expect(await select(frozen, 0)).toEqual([nulls, nulls, nulls, nulls]);
+    expect(await select(frozen, 1)).toEqual([[[{}, []]], nulls, [[{}, []]], [[{}, []]]]);
+    expect(await select(frozen, 3)).toEqual([[[{ '2': 2 }, [2]]], nulls, [[{}, []]], [[{}, []]]]);
+    expect(await select(cells, 0)).toEqual([nulls, nulls, nulls, nulls]);
+    expect(await select(cells, 1)).toEqual([nulls, nulls, nulls, nulls]);
+    expect(await select(cells, 3)).toEqual([[[{ '2': 2 }, [2]]], nulls, nulls, nulls]);
   });
 });

@@ -242,6 +242,9 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       const to = constant(s.to);
       const inRange = (k: Buffer) =>
         (!from || compareValues(keyType, k, from) >= 0) && (!to || compareValues(keyType, k, to) <= 0);
+      // A frozen collection is one value: its slice is a collection, maybe empty. A non-frozen one is cells: no
+      // cell in the slice reads as null (ElementsSelector.SliceSelector over a value or over cells).
+      const none = t.frozen ? buildCollection(0, []) : null;
       return {
         type: t,
         columns: inner.columns,
@@ -250,10 +253,10 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
           if (v === null) return null;
           if (t.kind === 'set') {
             const kept = readCollectionElements(v).filter(inRange);
-            return kept.length === 0 ? null : buildCollection(kept.length, kept);
+            return kept.length === 0 ? none : buildCollection(kept.length, kept);
           }
           const kept = readMapEntries(v).filter(([k]) => inRange(k));
-          return kept.length === 0 ? null : buildCollection(kept.length, kept.flat());
+          return kept.length === 0 ? none : buildCollection(kept.length, kept.flat());
         },
       };
     }
