@@ -126,15 +126,17 @@ function termOf(t: CqlType, value: Buffer): Buffer {
   return encodeKeyComponent(t, value);
 }
 
-/** Liveness of a key-column entry: the row's liveness, else its newest live cell's. */
+/**
+ * Liveness of a key-column entry (CassandraIndex.getPrimaryKeyIndexLiveness): the newest timestamp of the row's
+ * liveness and live cells, expiring only with the row's own liveness. An UPDATE ... USING TTL of a regular column
+ * therefore leaves a permanent entry: the row stays reachable while its INSERT's liveness lives.
+ */
 function rowEntryLiveness(row: RowUpdate): LivenessInfo | undefined {
-  if (row.liveness) return row.liveness;
-  let best: Cell | undefined;
-  for (const c of row.cells ?? []) if (c.value !== null && (!best || c.ts > best.ts)) best = c;
-  if (!best) return undefined;
-  return best.ttl > 0
-    ? { ts: best.ts, ttl: best.ttl, expiry: best.ldt }
-    : { ts: best.ts, ttl: NO_TTL, expiry: NO_DELETION_TIME };
+  let ts = row.liveness?.ts;
+  for (const c of row.cells ?? []) if (c.value !== null && (ts === undefined || c.ts > ts)) ts = c.ts;
+  if (ts === undefined) return undefined;
+  const l = row.liveness;
+  return l && l.ttl !== NO_TTL ? { ts, ttl: l.ttl, expiry: l.expiry } : { ts, ttl: NO_TTL, expiry: NO_DELETION_TIME };
 }
 
 /** The clustering of an entry; prefix-free: the term is, the token is fixed size and the key length-prefixed. */
