@@ -409,7 +409,18 @@ export class UserTableRead {
         const ranges = this.where.clusteringRanges(values);
         rangeFilter = (c: Buffer) => ranges.some((r) => inSlice(c, r.start, r.end));
       }
+      // PER PARTITION LIMIT counts the rows each base partition returned (after filtering); a page's state keeps the
+      // count of the partition it stopped in.
+      const inPartition = new Map<string, number>();
+      if (state && state.key.length > 0) inPartition.set(state.key.toString('latin1'), state.rowsInPartition);
+      let lastKey: Buffer | undefined;
       const stop = readThroughIndex(ctx, this.indexQuery, values, now, state?.clustering, want, (target) => {
+        const id = target.key.toString('latin1');
+        lastKey = target.key;
+        if ((inPartition.get(id) ?? 0) >= rowsPerPartition) return;
+        const taken = (ok: boolean) => {
+          if (ok) inPartition.set(id, (inPartition.get(id) ?? 0) + 1);
+        };
         const bound = target.clustering.length > 0 ? { prefix: target.clustering, inclusive: true } : undefined;
         const isStatic = this.indexQuery.chosen!.terms.column.kind === 'static';
         const pr = store.readPartition(target.key, murmur3Token(target.key), {
@@ -426,11 +437,22 @@ export class UserTableRead {
           stale.push(target);
           return;
         }
-        if (isStatic && pr.rows.length === 0) accept(pr, undefined, target);
-        for (const row of pr.rows) accept(pr, row, target);
+        if (isStatic && pr.rows.length === 0) taken(accept(pr, undefined, target));
+        for (const row of pr.rows) {
+          if ((inPartition.get(id) ?? 0) >= rowsPerPartition) break;
+          taken(accept(pr, row, target));
+        }
       });
       if (stale.length > 0) purgeStaleEntries(ctx, this.indexQuery, stale, now);
-      if (stop) next = { ...this.blankState(), clustering: stop };
+      if (stop) {
+        const key = lastKey ?? EMPTY;
+        next = {
+          ...this.blankState(),
+          clustering: stop,
+          key,
+          rowsInPartition: inPartition.get(key.toString('latin1')) ?? 0,
+        };
+      }
     } else if (this.where.hasPartitionKey) {
       // In key order (partitionKeys), not token order, as Cassandra reads the partitions of an IN.
       const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));
