@@ -428,8 +428,8 @@ export class KeyRestrictions {
   // ---- execution ----------------------------------------------------------------------------
 
   /**
-   * Serialized partition keys without duplicates, in key order: component by component with each column's type
-   * comparator, as Cassandra's MultiCBuilder builds the set of keys a read visits in turn.
+   * Serialized partition keys in key order (component by component with each column's type comparator) and without
+   * duplicates by that order, as Cassandra's MultiCBuilder builds the set of keys a read visits in turn.
    */
   partitionKeys(values: readonly BoundValue[]): Buffer[] {
     const eq = this.singleKeyTerms();
@@ -446,14 +446,16 @@ export class KeyRestrictions {
       seen.add(id);
       keys.push({ key, components });
     }
-    keys.sort((a, b) => {
+    const compare = (a: { components: Buffer[] }, b: { components: Buffer[] }) => {
       for (let i = 0; i < pk.length; i++) {
         const c = compareValues(pk[i]!.type, a.components[i]!, b.components[i]!);
         if (c !== 0) return c;
       }
       return 0;
-    });
-    return keys.map((k) => k.key);
+    };
+    // A stable sort, then one key per comparator-equal run (1.0 and 1.00): the first given, as BTreeSet keeps it.
+    keys.sort(compare);
+    return keys.filter((k, i) => i === 0 || compare(keys[i - 1]!, k) !== 0).map((k) => k.key);
   }
 
   /**
