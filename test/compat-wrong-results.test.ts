@@ -818,4 +818,35 @@ describe('decimals: keys, toJson and arithmetic with large mantissas and exponen
       '1E+1000',
     ]);
   });
+
+  it('adds, subtracts, multiplies, divides and takes remainders exactly (no overflow to Infinity)', async () => {
+    const t = await table('CREATE TABLE %t (k int PRIMARY KEY, a decimal, b decimal, i int)');
+    await q(`INSERT INTO ${t} (k, a, b, i) VALUES (1, 1E+400, 3, 7)`);
+    await q(`INSERT INTO ${t} (k, a, b, i) VALUES (2, 12345678901234567890.123456789, 0.000000000000000000001, 7)`);
+    await q(`INSERT INTO ${t} (k, a, b, i) VALUES (3, 10, 4, 0)`);
+    const row = async (k: number, exprs: string) =>
+      (
+        await tuples(
+          `SELECT ${exprs
+            .split(', ')
+            .map((e) => `toJson(${e})`)
+            .join(', ')} FROM ${t} WHERE k = ${k}`,
+        )
+      )[0];
+    expect(await row(1, 'a + a, a * b, a - a, -a')).toEqual(['2E+400', '3E+400', '0E+400', '-1E+400']);
+    expect(await row(1, 'a - b')).toEqual([`${'9'.repeat(399)}7`]);
+    // DecimalType.divide: at least 32 significant digits, HALF_UP, trailing zeros stripped.
+    expect(await row(1, 'a / b')).toEqual([`${'3'.repeat(400)}.${'3'.repeat(32)}`]);
+    expect(await row(1, 'a % b')).toEqual(['1']);
+    expect(await row(2, 'a + b, a / b')).toEqual([
+      '12345678901234567890.123456789000000000001',
+      '1.2345678901234567890123456789E+40',
+    ]);
+    // An int operand becomes BigDecimal.valueOf(its double): 7 reads as 7.0.
+    expect(await row(3, 'a + i, a / b, a % b, b / a')).toEqual(['10.0', '2.5', '2', '0.4']);
+    await expect(q(`SELECT a / i FROM ${t} WHERE k = 3`)).rejects.toMatchObject({
+      code: 0x1400,
+      message: "the operation 'decimal / int' failed: Division by zero",
+    });
+  });
 });

@@ -27,6 +27,7 @@ import { resolveType } from '../parser/ast.js';
 import { type ColumnSpec, UNSET } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import { type CqlType, cqlTypeToString, isMultiCell, native } from '../types/cql-type.js';
+import { decimalFromBytes, decimalToBytes } from '../types/decimal-text.js';
 import { toJsonValue } from '../types/json-codec.js';
 import { literalToBytes } from '../types/literal-parser.js';
 import {
@@ -333,6 +334,14 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     case 'negate': {
       const inner = compileSelectable(scope, s.arg);
       if (!isNumeric(inner.type)) break;
+      // DecimalType.negate keeps the scale: 0 - 1E+400 would widen it.
+      if (inner.type.name === 'decimal') {
+        return applyScalar(inner.type, [inner], ([v]) => {
+          if (v == null || v.length === 0) return null;
+          const d = decimalFromBytes(v);
+          return decimalToBytes({ unscaled: -d.unscaled, scale: d.scale });
+        });
+      }
       const zero = Buffer.alloc(inner.type.name === 'float' ? 4 : inner.type.name === 'double' ? 8 : 1);
       return applyScalar(inner.type, [inner], ([v]) =>
         applyArithmetic('-', native('tinyint'), zero, inner.type, v ?? null, inner.type),
