@@ -946,3 +946,58 @@ describe('vectors of variable-length elements (VectorType: a length before each 
     ]);
   });
 });
+
+describe('writetime, maxwritetime and ttl of collection elements and slices (WritetimeOrTTLTest)', () => {
+  /**
+   * [writetime, maxwritetime, whether each cell expires] of `selection` in the table's only row. (The cases below
+   * avoid TTL lists mixing null and non-null elements: the Node.js driver decodes those wrongly.)
+   */
+  async function meta(t: string, selection: string) {
+    const [row] = await tuples(
+      `SELECT writetime(${selection}) AS w, maxwritetime(${selection}) AS m, ttl(${selection}) AS t FROM ${t}`,
+    );
+    const ttl = (v: unknown): unknown =>
+      v === null ? null : Array.isArray(v) ? v.map((x) => (x === null ? null : 'ttl')) : 'ttl';
+    const long = (v: unknown): unknown => (Array.isArray(v) ? v.map((x) => String(x)) : v === null ? null : String(v));
+    return [long(row![0]), long(row![1]), ttl(row![2])];
+  }
+
+  it('selects the cells of a set or map element or slice; a frozen collection is one cell', async () => {
+    const t = await table('CREATE TABLE %t (k int PRIMARY KEY, s set<int>, m map<int, int>, fs frozen<set<int>>)');
+    await q(`INSERT INTO ${t} (k, s, m, fs) VALUES (1, {1}, {1: 10}, {1}) USING TIMESTAMP 1`);
+    await q(`UPDATE ${t} USING TIMESTAMP 2 AND TTL 20000 SET s = s + {2}, m = m + {2: 20} WHERE k = 1`);
+    for (const c of ['s', 'm']) {
+      expect(await meta(t, `${c}[0]`)).toEqual([null, null, null]);
+      expect(await meta(t, `${c}[1]`)).toEqual(['1', '1', null]);
+      expect(await meta(t, `${c}[2]`)).toEqual(['2', '2', 'ttl']);
+      expect(await meta(t, `${c}[..1]`)).toEqual([['1'], '1', [null]]);
+      expect((await meta(t, `${c}[1..]`)).slice(0, 2)).toEqual([['1', '2'], '2']);
+      expect(await meta(t, `${c}[2..3]`)).toEqual([['2'], '2', ['ttl']]);
+      expect(await meta(t, `${c}[3..4]`)).toEqual([null, null, null]);
+    }
+    expect(await meta(t, 'fs[1]')).toEqual(['1', '1', null]);
+    expect(await meta(t, 'fs[2]')).toEqual([null, null, null]);
+    expect(await meta(t, 'fs[0..1]')).toEqual(['1', '1', null]);
+    expect(await meta(t, 'fs[2..]')).toEqual([null, null, null]);
+    expect(await tuples(`SELECT k, writetime(s[2]) AS a, writetime(s[1]) AS b FROM ${t}`)).toEqual([[1, '2', '1']]);
+  });
+
+  it('refuses elements and slices of lists, frozen or not', async () => {
+    const t = await table('CREATE TABLE %t (k int PRIMARY KEY, l list<int>, fl frozen<list<int>>)');
+    for (const [selection, list] of [
+      ['l[0]', 'l'],
+      ['fl[1]', 'fl'],
+    ]) {
+      for (const f of ['writetime', 'maxwritetime', 'ttl']) {
+        await expect(q(`SELECT ${f}(${selection}) FROM ${t}`)).rejects.toMatchObject({
+          code: 0x2200,
+          message: `Element selection is only allowed on sets and maps, but ${list} is a list`,
+        });
+      }
+    }
+    await expect(q(`SELECT writetime(l[0..1]) FROM ${t}`)).rejects.toMatchObject({
+      code: 0x2200,
+      message: 'Slice selection is only allowed on sets and maps, but l is a list',
+    });
+  });
+});
