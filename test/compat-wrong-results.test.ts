@@ -13,14 +13,14 @@ let server: ServerProcess;
 let client: cassandra.Client;
 let tableCount = 0;
 
-/** Paging off: the driver sends no page size (the repros' single-page reads). */
+/** Paging off: the driver sends no page size (one page holds every row). */
 const UNPAGED = { autoPage: false, fetchSize: 0 } as cassandra.QueryOptions;
 
 async function q(query: string, params: unknown[] = [], options: cassandra.QueryOptions = {}) {
   return await client.execute(query, params, { prepare: params.length > 0, ...options });
 }
 
-/** Rows as arrays of their values, in column order (the repros' tuples). */
+/** Rows as arrays of their values, in column order. */
 async function tuples(query: string, params: unknown[] = [], options: cassandra.QueryOptions = UNPAGED) {
   const rs = await q(query, params, options);
   return rs.rows.map((r) => r.values().map(plain));

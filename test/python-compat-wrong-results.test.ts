@@ -1,5 +1,5 @@
 // Results Apache Cassandra 5.0 gives where pmemcql used to answer differently, through the Python driver
-// (python3-cassandra 3.25) as the reproductions were read: GROUP BY paging and PER PARTITION LIMIT, partition-key IN
+// (python3-cassandra 3.25), unpaged or with fetch_size: GROUP BY paging and PER PARTITION LIMIT, partition-key IN
 // order, list prepend, a failed condition on a static column, USING TIMESTAMP -2^63+1, a view row under the empty
 // key and the view build status, an index query's last full page. Expected values are Cassandra's answers.
 // Scenarios: test/python/compat_wrong_results.py (one process, one connection); the Node.js driver's side is

@@ -1,5 +1,5 @@
 """Results Apache Cassandra 5.0 gives where pmemcql used to answer differently, read through the Python driver
-the way the reproductions were: GROUP BY paging and PER PARTITION LIMIT, partition-key IN order, list prepend,
+(unpaged, or page by page with fetch_size): GROUP BY paging and PER PARTITION LIMIT, partition-key IN order, list prepend,
 a failed condition on a static column, USING TIMESTAMP -2^63+1, a view row under the empty key and the view
 build status, and the paging of an index query. Each scenario returns plain data for
 test/python-compat-wrong-results.test.ts.
