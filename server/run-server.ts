@@ -19,6 +19,7 @@ import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
 import { SystemRows } from '../cql/system/system-rows.js';
 import type { RowObject } from '../cql/system/virtual-table.js';
 import { TraceStore } from '../cql/tracing/trace-store.js';
+import { ViewBuilds } from '../cql/views/view-build-status.js';
 import { PoolError } from '../storage/native-pool.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import { FlushThreadClient } from '../storage/twin/flush-thread-client.js';
@@ -176,6 +177,8 @@ export async function runServer(build: ServerBuild): Promise<void> {
   await auth.setup();
   auth.registerSystemTables(systemRows);
   registerArrowSystemTables(systemRows, catalog, storage);
+  const viewBuilds = new ViewBuilds(catalog, node);
+  viewBuilds.registerSystemTables(systemRows);
   storage.onTwinError = (table, e) => {
     const t = table.toString('hex');
     // A full pool is an operating condition, not a fault: the twin keeps its buffer and retries with backoff.
@@ -224,6 +227,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
     auth,
     traces,
     userFunctions,
+    viewBuilds,
     emit: (event) => handler?.emit(event),
   };
   handler = new CqlQueryHandler(ctx);

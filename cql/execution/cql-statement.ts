@@ -11,6 +11,7 @@ import type { TableMetadata } from '../schema/table-metadata.js';
 import type { NodeInfo } from '../system/node-info.js';
 import type { SystemRows } from '../system/system-rows.js';
 import type { TraceStore } from '../tracing/trace-store.js';
+import type { ViewBuilds } from '../views/view-build-status.js';
 import type { SchemaStore } from './schema-store.js';
 
 export interface ExecutionContext {
@@ -26,6 +27,8 @@ export interface ExecutionContext {
   readonly auth?: AccessControl | undefined;
   /** Runs user-defined functions (and knows whether they are enabled). */
   readonly userFunctions: UserFunctionRuntime;
+  /** Materialized view builds, as system.built_views and system_distributed.view_build_status show them. */
+  readonly viewBuilds: ViewBuilds;
   emit(event: ServerEvent): void;
 }
 

@@ -26,7 +26,9 @@ import type { Selectable, Selector, Term } from '../parser/ast.js';
 import { resolveType } from '../parser/ast.js';
 import { type ColumnSpec, UNSET } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
+import { encodeKeyComponent } from '../types/byte-comparable.js';
 import { type CqlType, cqlTypeToString, isMultiCell, native } from '../types/cql-type.js';
+import { decimalFromBytes, decimalToBytes } from '../types/decimal-text.js';
 import { toJsonValue } from '../types/json-codec.js';
 import { literalToBytes } from '../types/literal-parser.js';
 import {
@@ -36,7 +38,7 @@ import {
   readTupleFields,
 } from '../types/serialized-layout.js';
 import { compareValues } from '../types/value-comparator.js';
-import { complexTimestamps } from './cell-timestamps.js';
+import { complexTimestamps, selectedCellTimestamps } from './cell-timestamps.js';
 import type { SelectedRow } from './selected-row.js';
 
 /** The aggregates of one group, fed a row at a time (Selection.group). */
@@ -156,6 +158,8 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     case 'writetime':
     case 'maxwritetime':
     case 'ttl': {
+      if (s.target.kind === 'element' || s.target.kind === 'slice')
+        return compileElementTimestamps(scope, s.kind, s.target);
       if (s.target.kind !== 'column') break;
       const i = columnIndex(table, s.target.name);
       const col = table.columns[i]!;
@@ -242,6 +246,9 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       const to = constant(s.to);
       const inRange = (k: Buffer) =>
         (!from || compareValues(keyType, k, from) >= 0) && (!to || compareValues(keyType, k, to) <= 0);
+      // A frozen collection is one value: its slice is a collection, maybe empty. A non-frozen one is cells: no
+      // cell in the slice reads as null (ElementsSelector.SliceSelector over a value or over cells).
+      const none = t.frozen ? buildCollection(0, []) : null;
       return {
         type: t,
         columns: inner.columns,
@@ -250,10 +257,10 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
           if (v === null) return null;
           if (t.kind === 'set') {
             const kept = readCollectionElements(v).filter(inRange);
-            return kept.length === 0 ? null : buildCollection(kept.length, kept);
+            return kept.length === 0 ? none : buildCollection(kept.length, kept);
           }
           const kept = readMapEntries(v).filter(([k]) => inRange(k));
-          return kept.length === 0 ? null : buildCollection(kept.length, kept.flat());
+          return kept.length === 0 ? none : buildCollection(kept.length, kept.flat());
         },
       };
     }
@@ -319,6 +326,14 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     case 'negate': {
       const inner = compileSelectable(scope, s.arg);
       if (!isNumeric(inner.type)) break;
+      // DecimalType.negate keeps the scale: 0 - 1E+400 would widen it.
+      if (inner.type.name === 'decimal') {
+        return applyScalar(inner.type, [inner], ([v]) => {
+          if (v == null || v.length === 0) return null;
+          const d = decimalFromBytes(v);
+          return decimalToBytes({ unscaled: -d.unscaled, scale: d.scale });
+        });
+      }
       const zero = Buffer.alloc(inner.type.name === 'float' ? 4 : inner.type.name === 'double' ? 8 : 1);
       return applyScalar(inner.type, [inner], ([v]) =>
         applyArithmetic('-', native('tinyint'), zero, inner.type, v ?? null, inner.type),
@@ -337,6 +352,68 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       break;
   }
   throw new InvalidRequest(`Unsupported selector ${defaultName(s)}`);
+}
+
+/**
+ * writetime / maxwritetime / ttl of an element or slice of a set or map column (Selectable.WritetimeOrTTL over an
+ * element selector): per matching cell of a non-frozen collection; a frozen one is one cell, whose timestamp counts
+ * when the selection finds something in it. Lists are refused (their elements are not addressed by value).
+ */
+function compileElementTimestamps(
+  scope: SelectionScope,
+  kind: 'writetime' | 'maxwritetime' | 'ttl',
+  target: Selectable & { kind: 'element' | 'slice' },
+): Compiled {
+  const table = scope.table;
+  if (target.arg.kind !== 'column') throw new InvalidRequest(`Unsupported selector ${defaultName(target)}`);
+  const i = columnIndex(table, target.arg.name);
+  const col = table.columns[i]!;
+  if (col.kind === 'partition_key' || col.kind === 'clustering') {
+    throw new InvalidRequest(`Cannot use selection function ${kind} on PRIMARY KEY part ${col.name}`);
+  }
+  const t = col.type;
+  const what = target.kind === 'element' ? 'Element' : 'Slice';
+  if (t.kind === 'list')
+    throw new InvalidRequest(`${what} selection is only allowed on sets and maps, but ${col.name} is a list`);
+  if (t.kind !== 'set' && t.kind !== 'map') throw new InvalidRequest(`Unsupported selector ${defaultName(target)}`);
+  const single = kind === 'ttl' ? native('int') : native('bigint');
+  if (!isMultiCell(t)) {
+    // One cell: its timestamp when the element (or some element of the slice) is there.
+    const selected = compileSelectable(scope, target);
+    return {
+      type: single,
+      columns: [i],
+      value: (row) => {
+        const v = selected.value!(row);
+        if (v === null || (target.kind === 'slice' && v.readInt32BE(0) === 0)) return null;
+        const ts = kind === 'ttl' ? (row.ttl?.(i) ?? null) : (row.writetime?.(i) ?? null);
+        return ts === null ? null : kind === 'ttl' ? int(Number(ts)) : long(ts);
+      },
+    };
+  }
+  const keyType = t.kind === 'map' ? t.key : t.element;
+  const key = (term: Term | undefined): Buffer | undefined => {
+    if (!term) return undefined;
+    const l = toLiteral(term);
+    if (!l) throw new InvalidRequest('Only constant element keys are supported in selections');
+    const b = literalToBytes(keyType, l, `key(${col.name})`);
+    return b ? encodeKeyComponent(keyType, b) : undefined;
+  };
+  let matches: (path: Buffer) => boolean;
+  if (target.kind === 'element') {
+    const k = key(target.key);
+    matches = (p) => k !== undefined && p.equals(k);
+  } else {
+    const from = key(target.from);
+    const to = key(target.to);
+    matches = (p) => (!from || Buffer.compare(p, from) >= 0) && (!to || Buffer.compare(p, to) <= 0);
+  }
+  const element = target.kind === 'element';
+  return {
+    type: element || kind === 'maxwritetime' ? single : { kind: 'list', element: single, frozen: false },
+    columns: [i],
+    value: (row) => selectedCellTimestamps(row.cells?.(i) ?? null, kind, matches, element),
+  };
 }
 
 /** The CQL type a literal has when nothing receives it (`SELECT 1, 'a', 2.5 FROM t`). */
