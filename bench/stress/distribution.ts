@@ -238,7 +238,7 @@ export function distributionFactory(text: string): DistributionFactory {
   const max = parseCount(range[2]!);
   if (max < min) throw new StressArgError(`empty range in ${text}`);
   const extra = parts.length > 1 ? `,${parts.slice(1).join(',')}` : '';
-  const name = `${invert ? '~' : ''}${kind}(${min}..${max}${extra})`;
+  const name = `${kind}(${min}..${max}${extra})`;
   const fixedIfEmpty = (make: DistributionFactory): DistributionFactory =>
     min === max && kind !== 'SEQ' ? wrap(() => fixed(min)) : make;
   switch (kind) {

@@ -53,7 +53,7 @@ export class ProfileInsert {
   private readonly counters: boolean[];
 
   constructor(
-    private readonly table: ProfileTable,
+    readonly table: ProfileTable,
     overrides: InsertOverrides,
     private readonly options: ExecuteOptions,
     private readonly seeds: SeedManager,

@@ -71,8 +71,9 @@ function checkDefinitionName(cql: string, kind: 'KEYSPACE' | 'TABLE', expected: 
   );
   const m = pattern.exec(cql);
   if (!m) throw new StressArgError(`${file}: ${kind.toLowerCase()}_definition is not a CREATE ${kind} statement`);
+  // cassandra-stress compares the names ignoring case.
   const found = identifier(m[2]!);
-  if (found !== identifier(expected) && found !== expected) {
+  if (found.toLowerCase() !== identifier(expected).toLowerCase()) {
     throw new StressArgError(
       `${file}: the name in ${kind.toLowerCase()}_definition doesn't match the ${kind.toLowerCase()} property: '${found}' != '${expected}'`,
     );

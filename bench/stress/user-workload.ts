@@ -185,7 +185,13 @@ export class UserWorkload implements Workload {
     const visits = distributionFactory(
       this.settings.insert.visits ?? this.profiles[0]!.insert.get('visits') ?? 'fixed(1)',
     )();
-    for (const insert of this.inserts) insert.describe(print, visits);
+    const described = new Set<string>();
+    for (const insert of this.inserts) {
+      const spec = insert.table.profile.specName;
+      if (described.has(spec)) continue;
+      described.add(spec);
+      insert.describe(print, visits);
+    }
   }
 
   warmups(): Workload[] {
