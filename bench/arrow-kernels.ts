@@ -15,6 +15,7 @@ import { DeletionVector } from '../storage/arrow/deletion-vector.js';
 import { liveRows, type Selection } from '../storage/arrow/row-selection.js';
 import { buildSegmentBatch, serializeSegment, type TwinRow } from '../storage/arrow/segment-builder.js';
 import { openSegment, sharesMemory, type TwinColumns, twinColumns } from '../storage/arrow/segment-reader.js';
+import { openDuckDb } from './support/duckdb-engine.js';
 
 const ROWS = Number(process.env.ARROW_BENCH_ROWS ?? 10_000_000);
 const SEGMENT_ROWS = Number(process.env.ARROW_BENCH_SEGMENT_ROWS ?? 1_000_000);
@@ -296,8 +297,7 @@ async function main(): Promise<void> {
   // ---- DuckDB, single thread, same data ----
   const duck: Record<string, { ms: number; value: unknown }> = {};
   if (WITH_DUCKDB) {
-    const { DuckDBInstance } = await import('@duckdb/node-api');
-    const instance = await DuckDBInstance.create(':memory:');
+    const instance = await openDuckDb();
     const con = await instance.connect();
     await con.run('SET threads=1');
     t = performance.now();

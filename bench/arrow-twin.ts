@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { flag, numberOption, stringOption } from './support/cli-options.js';
+import { openDuckDb } from './support/duckdb-engine.js';
 import { buildGoBinary } from './support/go-build.js';
 import { processCpuMs } from './support/process-cpu.js';
 import { RawScanClient } from './support/raw-scan-client.js';
@@ -351,8 +352,7 @@ async function main(): Promise<void> {
 
   if (!flag('--no-duckdb')) {
     try {
-      const { DuckDBInstance } = await import('@duckdb/node-api');
-      const instance = await DuckDBInstance.create(':memory:');
+      const instance = await openDuckDb();
       const con = await instance.connect();
       await con.run('SET threads=1');
       await con.run(

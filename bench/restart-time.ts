@@ -21,7 +21,7 @@
 // second pool of the same size that stays empty (so the machine's load drifts over both alike): the time from spawn() to the answer
 // of `SELECT v FROM bench.kv WHERE k = ...` over a raw socket (STARTUP + QUERY, protocol v4, connecting
 // as soon as the port accepts), the server's own pool_open_ms and "ready" time, and its heap from the
-// metrics endpoint (pmemcql_nodejs_heap_size_used_bytes, after the query). A bare `node -e 0` is timed
+// metrics endpoint (nodejs_heap_size_used_bytes, after the query). A bare `node -e 0` is timed
 // too: the floor any Node.js server pays.
 // The loader does not feed the Arrow twin; the measured query is a point read on the row store.
 
@@ -267,8 +267,8 @@ async function measureStart(
       poolOpenMs,
       poolOpen: readyLine?.pool_open,
       build: readyLine?.build,
-      heapUsed: metric('pmemcql_nodejs_heap_size_used_bytes'),
-      rss: metric('pmemcql_process_resident_memory_bytes'),
+      heapUsed: metric('nodejs_heap_size_used_bytes'),
+      rss: metric('process_resident_memory_bytes'),
       poolUsed: Number(/^pmemcql_pool_bytes\{kind="used"\} (\S+)$/m.exec(metrics)?.[1]),
     };
   } finally {

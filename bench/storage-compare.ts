@@ -465,8 +465,16 @@ async function openStore(
   }
 
   if (spec.engine === 'lmdb') {
-    const { open } = await import('lmdb');
-    const db = open<Buffer, Buffer>({
+    // lmdb is a development dependency, loaded when this bench runs (building the server does not need it).
+    interface LmdbDatabase {
+      transactionSync(fn: () => void): void;
+      putSync(key: Buffer, value: Buffer): void;
+      getBinaryFast(key: Buffer): Buffer | undefined;
+      getRange(options: object): Iterable<{ value: Buffer }>;
+      close(): Promise<void>;
+    }
+    const { open } = createRequire(import.meta.url)('lmdb') as { open(options: object): LmdbDatabase };
+    const db = open({
       path: join(dir, 'lmdb'),
       keyEncoding: 'binary',
       encoding: 'binary',

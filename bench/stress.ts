@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// pmemcql-stress: cassandra-stress's legacy workloads (write, read, mixed) and YCSB's core workloads
-// A–F against any CQL server, with a progress bar and an HTML report. See docs/stress.md.
+// pmemcql-stress: cassandra-stress's legacy (write, read, mixed), counter (counter_write,
+// counter_read) and YAML profile (user) workloads, and YCSB's core workloads A–F, against any CQL
+// server, with a progress bar, an HTML report and an HdrHistogram log. See docs/stress.md.
 //   node dist/bench/stress.js write n=100000 threads=32 -node 127.0.0.1 -port 9042 -log file=report.html
 import { main } from './stress/cli.js';
 

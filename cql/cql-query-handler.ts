@@ -1,6 +1,8 @@
 // The QueryHandler server/ calls: parses, prepares (with a cache of prepared statements keyed
 // by Cassandra's statement ids) and executes statements.
 
+// Imported, not the global: globalThis.performance is an accessor Node resolves on every use.
+import { performance } from 'node:perf_hooks';
 import { InvalidRequest, ProtocolError, Unprepared } from './errors.js';
 import { checkConsistency, consistencyName } from './execution/consistency-check.js';
 import type { CqlStatement, ExecutionContext } from './execution/cql-statement.js';
@@ -18,6 +20,8 @@ import type {
   QueryOptions,
   ResultMessage,
   ServerEvent,
+  StatementKind,
+  StatementObserver,
 } from './query-handler.js';
 import { executeBatch } from './statements/batch-statement.js';
 import { ModificationStatement } from './statements/modification-statement.js';
@@ -34,6 +38,8 @@ interface PreparedEntry {
   readsOrWritesTable: boolean;
   /** Executed since the eviction sweep last passed it (second chance before eviction). */
   used: boolean;
+  /** Read, write or other, for metrics. */
+  kind: StatementKind;
 }
 
 /** Bounded like Cassandra's prepared statement cache; evicts the least recently used (CLOCK: second chance if executed). */
@@ -46,6 +52,7 @@ export class CqlQueryHandler implements QueryHandler {
   private readonly prepared = new Map<string, PreparedEntry>();
   private readonly simple = new Map<string, PreparedEntry>();
   private readonly listeners: ((event: ServerEvent) => void)[] = [];
+  private observer: StatementObserver | undefined;
 
   constructor(private readonly ctx: ExecutionContext) {}
 
@@ -58,9 +65,13 @@ export class CqlQueryHandler implements QueryHandler {
     this.listeners.push(listener);
   }
 
+  observeStatements(observer: StatementObserver): void {
+    this.observer = observer;
+  }
+
   private build(query: string, keyspace: string | undefined): PreparedEntry {
     const ast = parseStatement(query);
-    const statement = prepareStatement(ast, this.ctx.catalog, keyspace);
+    const statement = prepareStatement(ast, this.ctx.catalog, keyspace, this.ctx.userFunctions);
     return {
       query,
       keyspace,
@@ -70,6 +81,7 @@ export class CqlQueryHandler implements QueryHandler {
       fullyQualified: isFullyQualified(ast),
       readsOrWritesTable: DATA_STATEMENTS.has(ast.kind),
       used: false,
+      kind: ast.kind === 'select' ? 'read' : DATA_STATEMENTS.has(ast.kind) ? 'write' : 'other',
     };
   }
 
@@ -193,16 +205,47 @@ export class CqlQueryHandler implements QueryHandler {
     };
     // Authorization (issue 6): every statement of the batch.
     if (this.ctx.auth) for (const it of items) this.ctx.auth.authorize(it.statement, state, keyspace);
-    return executeBatch(this.ctx, batch.type, items, options, undefined).catch((e: unknown) => {
+    const t0 = performance.now();
+    const result = executeBatch(this.ctx, batch.type, items, options, undefined).catch((e: unknown) => {
       throw storageErrorToCql(
         e,
         batch.consistency,
         batch.type === 'LOGGED' ? 'BATCH' : batch.type === 'COUNTER' ? 'COUNTER' : 'UNLOGGED_BATCH',
       );
     });
+    const observer = this.observer;
+    if (!observer) return result;
+    return result.finally(() => {
+      const seconds = (performance.now() - t0) / 1000;
+      for (const table of new Set(items.map((it) => it.statement.table))) observer('write', table, seconds);
+    });
   }
 
   private run(
+    entry: PreparedEntry,
+    state: ClientState,
+    options: QueryOptions,
+    clientMetadataId: Buffer | undefined,
+  ): ResultMessage | Promise<ResultMessage> {
+    if (!this.observer) return this.runStatement(entry, state, options, clientMetadataId);
+    const t0 = performance.now();
+    let result: ResultMessage | Promise<ResultMessage>;
+    try {
+      result = this.runStatement(entry, state, options, clientMetadataId);
+    } catch (e) {
+      this.observed(entry, t0);
+      throw e;
+    }
+    if (result instanceof Promise) return result.finally(() => this.observed(entry, t0));
+    this.observed(entry, t0);
+    return result;
+  }
+
+  private observed(entry: PreparedEntry, t0: number): void {
+    this.observer?.(entry.kind, entry.statement.table, (performance.now() - t0) / 1000);
+  }
+
+  private runStatement(
     entry: PreparedEntry,
     state: ClientState,
     options: QueryOptions,

@@ -147,4 +147,16 @@ export interface QueryHandler {
   batch(state: ClientState, batch: BatchRequest): ResultMessage | Promise<ResultMessage>;
   /** Server events (schema changes) go to connections that REGISTERed for them. */
   onEvent(listener: (event: ServerEvent) => void): void;
+  /** Metrics: told of every statement run (QUERY, EXECUTE, and each table of a BATCH). */
+  observeStatements?(observer: StatementObserver): void;
 }
+
+/** What a statement did, as Cassandra's client request metrics split it. */
+export type StatementKind = 'read' | 'write' | 'other';
+
+/** `table` is the user or system table read or written (undefined for statements on none). */
+export type StatementObserver = (
+  kind: StatementKind,
+  table: { readonly keyspace: string; readonly name: string; readonly id: string } | undefined,
+  seconds: number,
+) => void;

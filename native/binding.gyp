@@ -32,6 +32,13 @@
       "cflags_cc!": ["-fno-exceptions", "-std=gnu++17", "-std=gnu++20"],
       "cflags_cc": ["-std=c++17", "-O2", "-ffp-contract=off", "-fexceptions", "-Wall", "-Wextra", "-Wno-unused-parameter"],
       "libraries": ["-lpmemobj", "-lpmem", "-ldl"]
+    },
+    {
+      "target_name": "pmemcql_watchdog",
+      "sources": ["src/execution-watchdog.cc"],
+      "defines": ["NAPI_VERSION=8"],
+      "cflags_cc!": ["-std=gnu++17", "-std=gnu++20"],
+      "cflags_cc": ["-std=c++17", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
     }
   ]
 }

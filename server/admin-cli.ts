@@ -72,8 +72,8 @@ async function status(t: Target): Promise<void> {
 async function info(t: Target): Promise<void> {
   await withClient(t, async (c) => {
     const local = (await c.execute('SELECT * FROM system.local')).first();
-    const rss = await metric(t, 'pmemcql_process_resident_memory_bytes');
-    const start = await metric(t, 'pmemcql_process_start_time_seconds');
+    const rss = await metric(t, 'process_resident_memory_bytes');
+    const start = await metric(t, 'process_start_time_seconds');
     const size = await metric(t, 'pmemcql_pool_bytes{kind="size"}');
     const used = await metric(t, 'pmemcql_pool_bytes{kind="used"}');
     const rows: [string, string][] = [

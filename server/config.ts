@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
+import { DEFAULT_USER_FUNCTION_SETTINGS, type UserFunctionSettings } from '../cql/functions/user-function-settings.js';
 import type { CommitLogOptions, CommitLogSync } from '../storage/native-pool.js';
 
 /** The YAML parser, required only when a configuration file is given (it is a sizeable module to load at start-up). */
@@ -52,6 +53,18 @@ export interface ServerConfig {
   // ---- end commit log
   /** Client TLS (issue 6), as Cassandra's client_encryption_options with PEM files. */
   client_encryption_options: ClientEncryptionOptions;
+  // ---- user-defined functions (Cassandra 5.0's names; docs/user-defined-functions.md)
+  user_defined_functions_enabled: boolean;
+  /** LANGUAGE javascript as well as java. */
+  scripted_user_defined_functions_enabled: boolean;
+  /** Accepted for cassandra.yaml compatibility: functions always run in the sandbox, with their timeouts. */
+  user_defined_functions_threads_enabled: boolean;
+  /** Milliseconds (accepts "500ms", "2s"). */
+  user_defined_functions_warn_timeout: number;
+  user_defined_functions_fail_timeout: number;
+  user_function_timeout_policy: 'die' | 'die_immediate' | 'ignore';
+  /** Bytes of memory of one function's sandbox isolate. */
+  user_defined_functions_memory_limit: number;
 }
 
 // ---- client_encryption_options (issue 6)
@@ -245,6 +258,23 @@ export const DEFAULT_CONFIG: ServerConfig = {
   commitlog_sync_group_window: undefined,
   periodic_commitlog_sync_lag_block: undefined,
   client_encryption_options: DEFAULT_CLIENT_ENCRYPTION_OPTIONS,
+  user_defined_functions_enabled: DEFAULT_USER_FUNCTION_SETTINGS.enabled,
+  scripted_user_defined_functions_enabled: DEFAULT_USER_FUNCTION_SETTINGS.scriptedEnabled,
+  user_defined_functions_threads_enabled: true,
+  user_defined_functions_warn_timeout: DEFAULT_USER_FUNCTION_SETTINGS.warnTimeoutMs,
+  user_defined_functions_fail_timeout: DEFAULT_USER_FUNCTION_SETTINGS.failTimeoutMs,
+  user_function_timeout_policy: DEFAULT_USER_FUNCTION_SETTINGS.timeoutPolicy,
+  user_defined_functions_memory_limit: DEFAULT_USER_FUNCTION_SETTINGS.memoryLimitBytes,
+};
+
+/** Cassandra's deprecated names (its @Replaces) that cassandra.yaml files still use, with their converters. */
+const RENAMED: Record<string, { name: keyof ServerConfig; convert?: (v: unknown) => unknown }> = {
+  enable_user_defined_functions: { name: 'user_defined_functions_enabled' },
+  enable_scripted_user_defined_functions: { name: 'scripted_user_defined_functions_enabled' },
+  enable_user_defined_functions_threads: { name: 'user_defined_functions_threads_enabled' },
+  // The old timeouts were plain milliseconds.
+  user_defined_function_warn_timeout: { name: 'user_defined_functions_warn_timeout', convert: (v) => `${v}ms` },
+  user_defined_function_fail_timeout: { name: 'user_defined_functions_fail_timeout', convert: (v) => `${v}ms` },
 };
 
 export class ConfigError extends Error {
@@ -282,6 +312,34 @@ function parseSize(key: string, v: unknown): number {
     if (m && unit !== undefined) return Math.floor(Number(m[1]) * unit);
   }
   throw new ConfigError(key, `expected a size such as 1073741824, "1GiB" or "512MiB", got ${JSON.stringify(v)}`);
+}
+
+const DURATION_UNITS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/** Cassandra's DurationSpec ("500ms", "2s", "1h"); a bare number is milliseconds. Whole milliseconds. */
+function parseMillis(key: string, v: unknown): number {
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
+  if (typeof v === 'string') {
+    const m = /^\s*(\d+)\s*([a-zµ]*)\s*$/i.exec(v);
+    const unit = m ? (m[2] === '' ? 1 : DURATION_UNITS[m[2]!.toLowerCase()]) : undefined;
+    if (m && unit !== undefined) {
+      const ms = Number(m[1]) * unit;
+      if (Number.isInteger(ms)) return ms;
+    }
+  }
+  throw new ConfigError(
+    key,
+    `expected a duration such as "500ms", "2s" or a number of milliseconds, got ${JSON.stringify(v)}`,
+  );
 }
 
 function parseInteger(key: string, v: unknown, min: number, max: number): number {
@@ -407,16 +465,61 @@ const SETTERS: Record<keyof ServerConfig, Setter> = {
   client_encryption_options: (c, v) => {
     c.client_encryption_options = parseClientEncryption(v);
   },
+  user_defined_functions_enabled: (c, v) => {
+    c.user_defined_functions_enabled = parseBoolean('user_defined_functions_enabled', v);
+  },
+  scripted_user_defined_functions_enabled: (c, v) => {
+    c.scripted_user_defined_functions_enabled = parseBoolean('scripted_user_defined_functions_enabled', v);
+  },
+  user_defined_functions_threads_enabled: (c, v) => {
+    c.user_defined_functions_threads_enabled = parseBoolean('user_defined_functions_threads_enabled', v);
+  },
+  user_defined_functions_warn_timeout: (c, v) => {
+    c.user_defined_functions_warn_timeout = parseMillis('user_defined_functions_warn_timeout', v);
+  },
+  user_defined_functions_fail_timeout: (c, v) => {
+    c.user_defined_functions_fail_timeout = parseMillis('user_defined_functions_fail_timeout', v);
+    if (c.user_defined_functions_fail_timeout < 1)
+      throw new ConfigError('user_defined_functions_fail_timeout', 'must be at least 1ms');
+  },
+  user_function_timeout_policy: (c, v) => {
+    c.user_function_timeout_policy = parseChoice('user_function_timeout_policy', v, [
+      'die',
+      'die_immediate',
+      'ignore',
+    ] as const);
+  },
+  user_defined_functions_memory_limit: (c, v) => {
+    c.user_defined_functions_memory_limit = parseSize('user_defined_functions_memory_limit', v);
+    // The engine's WebAssembly instance starts with 16 MiB (static data, stack, first heap) within the limit.
+    if (c.user_defined_functions_memory_limit < 20 * 1024 * 1024)
+      throw new ConfigError('user_defined_functions_memory_limit', 'must be at least 20MiB');
+  },
 };
 
 /** Applies `settings` (from YAML, env or flags) onto `config`, rejecting unknown keys. */
 export function applySettings(config: ServerConfig, settings: Record<string, unknown>, origin: string): void {
-  for (const [key, value] of Object.entries(settings)) {
-    if (value === undefined || value === null) continue;
-    const setter = SETTERS[key as keyof ServerConfig] ?? COMMIT_LOG_ALIASES[key];
-    if (!setter) throw new ConfigError(key, `unknown setting (in ${origin})`);
+  for (const [given, raw] of Object.entries(settings)) {
+    if (raw === undefined || raw === null) continue;
+    const renamed = RENAMED[given];
+    const key = renamed?.name ?? given;
+    const value = renamed?.convert ? renamed.convert(raw) : raw;
+    const setter = SETTERS[key as keyof ServerConfig] ?? COMMIT_LOG_ALIASES[given];
+    if (!setter) throw new ConfigError(given, `unknown setting (in ${origin})`);
     setter(config, value);
   }
+}
+
+/** The user-defined function settings of a configuration, as cql/ takes them. */
+export function userFunctionSettings(config: ServerConfig): UserFunctionSettings {
+  return {
+    enabled: config.user_defined_functions_enabled,
+    scriptedEnabled: config.scripted_user_defined_functions_enabled,
+    warnTimeoutMs: config.user_defined_functions_warn_timeout,
+    failTimeoutMs: config.user_defined_functions_fail_timeout,
+    timeoutPolicy: config.user_function_timeout_policy,
+    memoryLimitBytes: config.user_defined_functions_memory_limit,
+  };
 }
 
 export interface ConfigSources {
@@ -445,7 +548,7 @@ export function loadConfig(sources: ConfigSources = {}): ServerConfig {
   }
   const env = sources.env ?? {};
   const fromEnv: Record<string, unknown> = {};
-  for (const key of [...Object.keys(SETTERS), ...Object.keys(COMMIT_LOG_ALIASES)]) {
+  for (const key of [...Object.keys(SETTERS), ...Object.keys(RENAMED), ...Object.keys(COMMIT_LOG_ALIASES)]) {
     const v = env[`PMEMCQL_${key.toUpperCase()}`];
     if (v !== undefined) fromEnv[key] = key === 'data_file_directories' ? v.split(',') : v;
   }
@@ -453,6 +556,11 @@ export function loadConfig(sources: ConfigSources = {}): ServerConfig {
   applySettings(config, sources.flags ?? {}, 'command line');
   if (!config.rpc_address) config.rpc_address = config.listen_address;
   checkCommitLog(config);
+  if (config.user_defined_functions_warn_timeout > config.user_defined_functions_fail_timeout)
+    throw new ConfigError(
+      'user_defined_functions_warn_timeout',
+      `must not be longer than user_defined_functions_fail_timeout (${config.user_defined_functions_fail_timeout}ms)`,
+    );
   return config;
 }
 

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ServerBuild } from './run-server.js';
+import { STARTUP_FAILURE_EXIT, startupFailureMessage } from './startup-failure.js';
 
 const BUNDLE_DIR = fileURLToPath(new URL('../server-bundle/', import.meta.url));
 
@@ -31,6 +32,11 @@ try {
     build === 'bundle' ? (await import('./bundle-loader.js')).loadBundle(BUNDLE_DIR) : await import('./run-server.js');
   await runServer(build);
 } catch (e) {
-  console.error(e);
-  process.exit(1);
+  const reason = startupFailureMessage(e);
+  if (reason === undefined) {
+    console.error(e);
+    process.exit(1);
+  }
+  console.error(`pmemcql: ${reason}`);
+  process.exit(STARTUP_FAILURE_EXIT);
 }

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { ServerMetrics } from './metrics.js';
+import { startupFailureMessage } from './startup-failure.js';
 
 export async function startMetricsEndpoint(
   metrics: ServerMetrics,
@@ -34,7 +35,8 @@ export async function startMetricsEndpoint(
   // Metrics are not worth failing start-up for (e.g. a second node on one host): warn and go on.
   return new Promise((resolve) => {
     server.once('error', (e) => {
-      logger.warn({ err: e, port }, 'metrics endpoint not started');
+      const reason = startupFailureMessage(Object.assign(e, { address: host, port }), 'metrics_port') ?? e.message;
+      logger.warn({ port }, `metrics endpoint not started: ${reason}`);
       resolve(undefined);
     });
     server.listen(port, host, () => {

@@ -45,6 +45,12 @@ export async function setupMetrics(o: {
       g.set({ keyspace: String(r.keyspace_name), table: String(r.table_name) }, Number(r.partitions_count));
     }
   });
+  metrics.statements.register(metrics.registry, (id) => {
+    for (const ks of o.catalog.keyspaces()) for (const t of ks.tables.values()) if (t.id === id) return true;
+    return false;
+  });
+  // Timing every statement is only worth it when something scrapes the numbers.
+  if (o.port >= 0) o.handler.observeStatements?.(metrics.statements.observe);
   const endpoint = o.port >= 0 ? await startMetricsEndpoint(metrics, o.host, o.port, o.logger) : undefined;
   return { metrics, endpoint, handler: metrics.wrap(o.handler) };
 }

@@ -5,7 +5,7 @@
 // Imported, not the global: globalThis.performance is an accessor Node resolves on every use.
 import { performance } from 'node:perf_hooks';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
-import { CqlError } from '../cql/errors.js';
+import { CqlError, ErrorCode } from '../cql/errors.js';
 import type {
   BatchRequest,
   ClientState,
@@ -16,6 +16,16 @@ import type {
 } from '../cql/query-handler.js';
 import { REQUEST_OPCODES, type RequestOpcode, RequestStats, registerScrapeTimeMetric } from './request-stats.js';
 import { ScrapeTimeHistogram } from './scrape-time-histogram.js';
+import { StatementStats } from './statement-stats.js';
+
+const ERROR_NAMES = new Map<number, string>(
+  Object.entries(ErrorCode).map(([name, code]) => [code, name.toLowerCase()]),
+);
+
+/** `invalid`, `unavailable`, `syntax_error`: the protocol's error names, as labels. */
+function errorName(code: number): string {
+  return ERROR_NAMES.get(code) ?? `0x${code.toString(16).padStart(4, '0')}`;
+}
 
 const LATENCY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -23,6 +33,8 @@ export class ServerMetrics {
   readonly registry = new Registry();
   /** Requests by opcode, errors by code, latency and in-flight requests: plain numbers until scraped. */
   readonly requests = new RequestStats(LATENCY_BUCKETS);
+  /** Latency by read / write / other, and per table. */
+  readonly statements = new StatementStats(LATENCY_BUCKETS);
   /** Writes per group-commit transaction, and the time apply() took (seconds): recorded per commit. */
   readonly commitOps = new ScrapeTimeHistogram([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096]);
   readonly commitSeconds = new ScrapeTimeHistogram(LATENCY_BUCKETS);
@@ -53,7 +65,17 @@ export class ServerMetrics {
       'histogram',
       () => this.commitSeconds.values('pmemcql_group_commit_seconds'),
     );
-    if (processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'pmemcql_' });
+    // prom-client's standard names (process_*, nodejs_*), as dashboards and alerts expect them; its three gauges
+    // named *_total (what Prometheus keeps for counters) go, their unsuffixed twins stay.
+    if (processMetrics) {
+      collectDefaultMetrics({ register: this.registry });
+      for (const name of [
+        'nodejs_active_handles_total',
+        'nodejs_active_requests_total',
+        'nodejs_active_resources_total',
+      ])
+        this.registry.removeSingleMetric(name);
+    }
     this.gauge('pmemcql_ready', '1 once the server accepts CQL connections', [], (g) => g.set(this.ready ? 1 : 0));
   }
 
@@ -73,8 +95,7 @@ export class ServerMetrics {
   /** A QueryHandler that records every request, delegating to `inner`. */
   wrap(inner: QueryHandler): QueryHandler {
     const stats = this.requests;
-    const failed = (err: unknown) =>
-      stats.error(err instanceof CqlError ? `0x${err.code.toString(16).padStart(4, '0')}` : 'server');
+    const failed = (err: unknown) => stats.error(err instanceof CqlError ? errorName(err.code) : 'server_error');
     const observe = <T extends ResultMessage>(opcode: number, result: T | Promise<T>, t0: number): T | Promise<T> => {
       if (!(result instanceof Promise)) {
         stats.latency[opcode]!.observe((performance.now() - t0) / 1000);

@@ -86,7 +86,10 @@ export class NativeServer {
         (e) => this.log.debug({ err: e }, 'TLS handshake failed'),
       );
     this.server = createServer({ noDelay: true }, this.accept);
-    this.server.on('error', (e) => this.log.error({ err: e }, 'native transport server error'));
+    // Before listening, an error (the port is taken) is listen()'s to report, as the start-up failure it is.
+    this.server.on('error', (e) => {
+      if (this.listening) this.log.error({ err: e }, 'native transport server error');
+    });
     this.handler.onEvent(this.broadcast);
   }
 

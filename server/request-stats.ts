@@ -31,7 +31,7 @@ export class RequestStats {
   readonly started = new Float64Array(REQUEST_OPCODES.length);
   /** Requests answered later (a promise) and not yet settled. */
   inFlight = 0;
-  /** Error responses by protocol error code (`0x2200`) or `server`. */
+  /** Error responses by the protocol's error name (`invalid`), or `server_error` for anything else. */
   readonly errors = new Map<string, number>();
   /** Latency in seconds, by opcode index. */
   readonly latency: ScrapeTimeHistogram[];
@@ -40,8 +40,8 @@ export class RequestStats {
     this.latency = REQUEST_OPCODES.map(() => new ScrapeTimeHistogram(bounds));
   }
 
-  error(code: string): void {
-    this.errors.set(code, (this.errors.get(code) ?? 0) + 1);
+  error(name: string): void {
+    this.errors.set(name, (this.errors.get(name) ?? 0) + 1);
   }
 
   /** Registers the Prometheus views of these numbers in `registry`. */
@@ -51,8 +51,8 @@ export class RequestStats {
         this.started[i]! > 0 ? [{ value: this.started[i]!, labels: { opcode } }] : [],
       ),
     );
-    registerScrapeTimeMetric(registry, names.errors, 'Error responses by protocol error code', 'counter', () =>
-      [...this.errors].map(([code, value]) => ({ value, labels: { code } })),
+    registerScrapeTimeMetric(registry, names.errors, 'Error responses by protocol error name', 'counter', () =>
+      [...this.errors].map(([error, value]) => ({ value, labels: { error } })),
     );
     registerScrapeTimeMetric(
       registry,

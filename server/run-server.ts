@@ -9,6 +9,7 @@ import { catalogTwinSchemaSource } from '../cql/columnar/twin-schema-source.js';
 import { CqlQueryHandler } from '../cql/cql-query-handler.js';
 import type { ExecutionContext } from '../cql/execution/cql-statement.js';
 import { SchemaStore } from '../cql/execution/schema-store.js';
+import { UserFunctionRuntime } from '../cql/functions/user-function-runtime.js';
 import { parseStatement } from '../cql/parser/parser.js';
 import { SchemaCatalog } from '../cql/schema/schema-catalog.js';
 import { registerArrowSystemTables } from '../cql/system/arrow-system-tables.js';
@@ -18,6 +19,7 @@ import { buildSystemKeyspaces } from '../cql/system/system-keyspaces.js';
 import { SystemRows } from '../cql/system/system-rows.js';
 import type { RowObject } from '../cql/system/virtual-table.js';
 import { TraceStore } from '../cql/tracing/trace-store.js';
+import { ViewBuilds } from '../cql/views/view-build-status.js';
 import { PoolError } from '../storage/native-pool.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import { FlushThreadClient } from '../storage/twin/flush-thread-client.js';
@@ -32,6 +34,7 @@ import {
   loadConfig,
   poolPath,
   type ServerConfig,
+  userFunctionSettings,
 } from './config.js';
 import { durabilityFields, logPoolRecovery } from './durability-log.js';
 import { HandlerSlot } from './handler-slot.js';
@@ -190,6 +193,8 @@ export async function runServer(build: ServerBuild): Promise<void> {
   await auth.setup();
   auth.registerSystemTables(systemRows);
   registerArrowSystemTables(systemRows, catalog, storage);
+  const viewBuilds = new ViewBuilds(catalog, node);
+  viewBuilds.registerSystemTables(systemRows);
   storage.onTwinError = (table, e) => {
     const t = table.toString('hex');
     // A full pool is an operating condition, not a fault: the twin keeps its buffer and retries with backoff.
@@ -216,6 +221,17 @@ export async function runServer(build: ServerBuild): Promise<void> {
   const traces = new TraceStore(node.rpcAddress, 7000);
   systemRows.register('system_traces', 'sessions', () => traces.sessionRows());
   systemRows.register('system_traces', 'events', () => traces.eventRows());
+  // Cassandra's user_function_timeout_policy die / die_immediate stop the node (die lets the error reach the client).
+  const userFunctions = await UserFunctionRuntime.start(
+    userFunctionSettings(config),
+    catalog,
+    logger,
+    (policy, why) => {
+      logger.fatal({ policy }, `stopping the server: ${why}`);
+      if (policy === 'die_immediate') process.exit(100);
+      setTimeout(() => process.exit(100), 250).unref();
+    },
+  );
   let handler: CqlQueryHandler | undefined;
   const ctx: ExecutionContext = {
     catalog,
@@ -226,6 +242,8 @@ export async function runServer(build: ServerBuild): Promise<void> {
     logger,
     auth,
     traces,
+    userFunctions,
+    viewBuilds,
     emit: (event) => handler?.emit(event),
   };
   handler = new CqlQueryHandler(ctx);
@@ -311,6 +329,11 @@ export async function runServer(build: ServerBuild): Promise<void> {
       authenticator: config.authenticator,
       authorizer: config.authorizer,
       client_encryption: tls === undefined ? 'disabled' : tls.optional ? 'optional' : 'required',
+      user_defined_functions: !config.user_defined_functions_enabled
+        ? 'disabled'
+        : config.scripted_user_defined_functions_enabled
+          ? 'java, javascript'
+          : 'java',
       build,
     },
     'ready',

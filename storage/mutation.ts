@@ -2,6 +2,8 @@
 // token, byte-comparable clustering); values are the client's bytes and are never decoded here.
 // Times follow Cassandra: timestamps in microseconds, ttl / local deletion times in seconds since the epoch.
 
+import type { Timestamp } from './timestamp.js';
+
 /** Cassandra's Cell.NO_DELETION_TIME: a live, non-expiring cell. */
 export const NO_DELETION_TIME = 0x7fffffff;
 /** ttl of a non-expiring cell / liveness info. */
@@ -12,7 +14,7 @@ export const NO_TTL = 0;
  * it was issued; it becomes purgeable once ldt < now - gc_grace_seconds.
  */
 export interface DeletionTime {
-  readonly ts: number;
+  readonly ts: Timestamp;
   readonly ldt: number;
 }
 
@@ -21,7 +23,7 @@ export interface DeletionTime {
  * Non-expiring: ttl = 0, expiry = NO_DELETION_TIME. Expiring: ttl > 0, expiry = write time + ttl (seconds).
  */
 export interface LivenessInfo {
-  readonly ts: number;
+  readonly ts: Timestamp;
   readonly ttl: number;
   readonly expiry: number;
 }
@@ -34,7 +36,7 @@ export interface Cell {
   readonly column: number;
   /** Element path of a complex (non-frozen collection / UDT) column; undefined for a simple column. */
   readonly path?: Buffer | undefined;
-  readonly ts: number;
+  readonly ts: Timestamp;
   readonly ttl: number;
   readonly ldt: number;
   readonly value: Buffer | null;
@@ -101,13 +103,13 @@ export function maxDeletion(a: DeletionTime | undefined, b: DeletionTime | undef
 }
 
 /** Convenience constructors (the executor may build the objects directly). */
-export function liveCell(column: number, ts: number, value: Buffer, path?: Buffer): Cell {
+export function liveCell(column: number, ts: Timestamp, value: Buffer, path?: Buffer): Cell {
   return { column, path, ts, ttl: NO_TTL, ldt: NO_DELETION_TIME, value };
 }
 
 export function expiringCell(
   column: number,
-  ts: number,
+  ts: Timestamp,
   ttl: number,
   nowInSeconds: number,
   value: Buffer,
@@ -116,10 +118,10 @@ export function expiringCell(
   return { column, path, ts, ttl, ldt: nowInSeconds + ttl, value };
 }
 
-export function tombstoneCell(column: number, ts: number, nowInSeconds: number, path?: Buffer): Cell {
+export function tombstoneCell(column: number, ts: Timestamp, nowInSeconds: number, path?: Buffer): Cell {
   return { column, path, ts, ttl: NO_TTL, ldt: nowInSeconds, value: null };
 }
 
-export function rowLiveness(ts: number, ttl: number, nowInSeconds: number): LivenessInfo {
+export function rowLiveness(ts: Timestamp, ttl: number, nowInSeconds: number): LivenessInfo {
   return ttl > 0 ? { ts, ttl, expiry: nowInSeconds + ttl } : { ts, ttl: NO_TTL, expiry: NO_DELETION_TIME };
 }

@@ -5,6 +5,7 @@
 import type { Cell, DeletionTime, LivenessInfo, RowUpdate } from './mutation.js';
 import { deletionSupersedes, maxDeletion, NO_DELETION_TIME, NO_TTL } from './mutation.js';
 import type { ColumnData, ComplexColumnData, StoredRow } from './row-codec.js';
+import type { Timestamp } from './timestamp.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -40,7 +41,7 @@ export function mergeLiveness(existing: LivenessInfo | undefined, update: Livene
 }
 
 /** DeletionTime.deletes: data with timestamp <= markedForDeleteAt is shadowed. */
-export function deletes(d: DeletionTime | undefined, ts: number): boolean {
+export function deletes(d: DeletionTime | undefined, ts: Timestamp): boolean {
   return d !== undefined && ts <= d.ts;
 }
 
@@ -240,8 +241,8 @@ function nothingToPurge(row: StoredRow, ctx: PurgeContext): boolean {
 }
 
 /** The oldest timestamp of anything in the row (a deletion at or above it changes the row). */
-export function rowMinTimestamp(row: StoredRow): number {
-  let ts = Number.MAX_SAFE_INTEGER;
+export function rowMinTimestamp(row: StoredRow): Timestamp {
+  let ts: Timestamp = Number.POSITIVE_INFINITY;
   if (row.liveness && row.liveness.ts < ts) ts = row.liveness.ts;
   if (row.deletion && row.deletion.ts < ts) ts = row.deletion.ts;
   for (const col of row.columns) {

@@ -14,6 +14,7 @@
 
 import type { Cell, ClusteringBound, DeletionTime, LivenessInfo, RangeTombstone } from './mutation.js';
 import { NO_DELETION_TIME, NO_TTL } from './mutation.js';
+import { readTimestamp, type Timestamp, writeTimestamp } from './timestamp.js';
 
 export const ROW_LIVENESS = 1;
 export const ROW_LIVENESS_EXPIRING = 2;
@@ -27,8 +28,6 @@ export const COMPLEX_DELETED = 0x40;
 
 const HEADER_DELETION = 1;
 const HEADER_RANGES = 2;
-
-const TWO_32 = 4294967296;
 
 export interface SimpleColumnData {
   readonly column: number;
@@ -117,8 +116,9 @@ export class ByteReader {
     }
   }
 
-  i64(): number {
-    const v = this.buf.readInt32BE(this.pos) * TWO_32 + this.buf.readUInt32BE(this.pos + 4);
+  /** A timestamp (int64). */
+  i64(): Timestamp {
+    const v = readTimestamp(this.buf, this.pos);
     this.pos += 8;
     return v;
   }
@@ -136,13 +136,8 @@ export class ByteReader {
   }
 }
 
-/** Timestamps are numbers (exact within +-2^53 microseconds, i.e. until year 2255), stored as int64. */
-function writeI64(buf: Buffer, pos: number, v: number): number {
-  const hi = Math.floor(v / TWO_32);
-  buf.writeInt32BE(hi, pos);
-  buf.writeUInt32BE(v - hi * TWO_32, pos + 4);
-  return pos + 8;
-}
+/** Timestamps are stored as int64 (storage/timestamp.ts). */
+const writeI64 = writeTimestamp;
 
 function writeU32(buf: Buffer, pos: number, v: number): number {
   buf.writeUInt32BE(v >>> 0, pos);
@@ -430,10 +425,8 @@ export function readSingleRowHeader(buf: Buffer): { deletion: DeletionTime | und
 
 /** Read path: the partition deletion's timestamp (-Infinity: none) and where the row starts, without objects. */
 /** singleRowShadow's shadowTs for a partition value stored at buf[at..] (no object per call). */
-export function singleRowShadowTsAt(buf: Buffer, at: number): number {
-  return buf[at]! & HEADER_DELETION
-    ? buf.readInt32BE(at + 1) * TWO_32 + buf.readUInt32BE(at + 5)
-    : Number.NEGATIVE_INFINITY;
+export function singleRowShadowTsAt(buf: Buffer, at: number): Timestamp {
+  return buf[at]! & HEADER_DELETION ? readTimestamp(buf, at + 1) : Number.NEGATIVE_INFINITY;
 }
 
 /** singleRowShadow's rowAt for a partition value stored at buf[at..]. */
@@ -441,7 +434,7 @@ export function singleRowAt(buf: Buffer, at: number): number {
   return at + (buf[at]! & HEADER_DELETION ? 13 : 1);
 }
 
-export function singleRowShadow(buf: Buffer): { shadowTs: number; rowAt: number } {
+export function singleRowShadow(buf: Buffer): { shadowTs: Timestamp; rowAt: number } {
   if (!(buf[0]! & HEADER_DELETION)) return { shadowTs: Number.NEGATIVE_INFINITY, rowAt: 1 };
-  return { shadowTs: buf.readInt32BE(1) * TWO_32 + buf.readUInt32BE(5), rowAt: 13 };
+  return { shadowTs: readTimestamp(buf, 1), rowAt: 13 };
 }

@@ -15,13 +15,14 @@ import {
   ROW_LIVENESS_EXPIRING,
   readClusteringValues,
 } from './row-codec.js';
+import type { Timestamp } from './timestamp.js';
 
 /** A non-frozen collection / UDT column's live elements, in path order. */
 export interface ComplexValue {
   readonly paths: Buffer[];
   readonly values: Buffer[];
   /** Present when metadata was asked for. */
-  readonly writetimes?: number[];
+  readonly writetimes?: Timestamp[];
   /** Remaining seconds to live, null when not expiring. */
   readonly ttls?: (number | null)[];
 }
@@ -35,7 +36,7 @@ export interface ReadRow {
   /** Aligned with the requested column ids; null when the column has no live value. */
   readonly values: ColumnValue[];
   /** Simple columns' writetime / remaining ttl (when metadata was asked for), aligned with values. */
-  readonly writetimes?: (number | null)[];
+  readonly writetimes?: (Timestamp | null)[];
   readonly ttls?: (number | null)[];
 }
 
@@ -46,7 +47,7 @@ const EMPTY = Buffer.alloc(0);
 export const NO_SHADOW = Number.NEGATIVE_INFINITY;
 
 /** The timestamp `project` wants from an optional deletion. */
-export function shadowTsOf(d: DeletionTime | undefined): number {
+export function shadowTsOf(d: DeletionTime | undefined): Timestamp {
   return d ? d.ts : NO_SHADOW;
 }
 
@@ -80,14 +81,14 @@ export class Projection {
     buf: Buffer,
     offset: number,
     clustering: Buffer,
-    shadowTs: number,
+    shadowTs: Timestamp,
     nowInSeconds: number,
   ): ReadRow | undefined {
     const r = this.reader;
     r.reset(buf, offset);
     // The row prefix, parsed inline: this runs once per row read, so no objects for liveness / deletion.
     const rowFlags = r.u8();
-    let lts = 0;
+    let lts: Timestamp = 0;
     let lttl = 0;
     let lexpiry = 0;
     if (rowFlags & ROW_LIVENESS) {
@@ -117,7 +118,7 @@ export class Projection {
     const n = this.columns.length;
     const meta = this.withMetadata;
     const values: ColumnValue[] = new Array(n).fill(null);
-    const writetimes: (number | null)[] | undefined = meta ? new Array(n).fill(null) : undefined;
+    const writetimes: (Timestamp | null)[] | undefined = meta ? new Array(n).fill(null) : undefined;
     const ttls: (number | null)[] | undefined = meta ? new Array(n).fill(null) : undefined;
 
     while (r.pos < buf.length) {
@@ -166,7 +167,7 @@ export class Projection {
       }
       let paths: Buffer[] | undefined;
       let vals: Buffer[] | undefined;
-      let wts: number[] | undefined;
+      let wts: Timestamp[] | undefined;
       let cttls: (number | null)[] | undefined;
       while (r.pos < end) {
         const pathLen = r.varint();

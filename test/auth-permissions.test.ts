@@ -7,9 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { type ServerProcess, startServer, UDF_ENV } from './support/server-process.js';
 
-const AUTH_ENV = { PMEMCQL_AUTHENTICATOR: 'PasswordAuthenticator', PMEMCQL_AUTHORIZER: 'CassandraAuthorizer' };
+const AUTH_ENV = {
+  PMEMCQL_AUTHENTICATOR: 'PasswordAuthenticator',
+  PMEMCQL_AUTHORIZER: 'CassandraAuthorizer',
+  ...UDF_ENV,
+};
 const SYNTAX = 0x2000;
 const UNAUTHORIZED = 0x2100;
 const INVALID = 0x2200;

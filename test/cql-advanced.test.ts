@@ -3,7 +3,7 @@
 // collection element selection, user-defined functions, tracing, batch guardrails, consistency.
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { type ServerProcess, startServer, UDF_ENV } from './support/server-process.js';
 
 let server: ServerProcess;
 let client: cassandra.Client;
@@ -23,7 +23,7 @@ async function errorOf(query: string, params: unknown[] = []): Promise<{ code: n
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ env: UDF_ENV });
   client = new cassandra.Client({
     contactPoints: [`127.0.0.1:${server.port}`],
     localDataCenter: 'datacenter1',

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectDriverError } from './support/driver-error.js';
-import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
+import { reportIfDied, type ServerProcess, startServer, UDF_ENV } from './support/server-process.js';
 
 const { types } = cassandra;
 const CODE = { invalid: 0x2200 } as const;
@@ -40,7 +40,7 @@ async function invalid(query: string, message: string | RegExp) {
 const str = (v: unknown) => (v === null || v === undefined ? v : String(v));
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ env: UDF_ENV });
   client = new cassandra.Client({ contactPoints: [`127.0.0.1:${server.port}`], localDataCenter: 'datacenter1' });
   await client.connect();
   await q(`CREATE KEYSPACE ${KS} WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}`);

@@ -264,7 +264,7 @@ async function metric(line: string): Promise<number> {
   const found = text.split('\n').find((l) => l.startsWith(`${line} `));
   return found ? Number(found.split(' ').pop()) : 0;
 }
-const unpreparedCount = () => metric('pmemcql_request_errors_total{code="0x2500"}');
+const unpreparedCount = () => metric('pmemcql_request_errors_total{error="unprepared"}');
 const prepareCount = () => metric('pmemcql_requests_total{opcode="PREPARE"}');
 
 const text = (b: Buffer | null | undefined) => b?.toString('utf8');

@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import cassandra from 'cassandra-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from './support/server-process.js';
+import { type ServerProcess, startServer, UDF_ENV } from './support/server-process.js';
 
 const INVALID = 0x2200;
 
@@ -113,7 +113,7 @@ async function expectInvalid(cql: string, message: string, c = client): Promise<
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ env: UDF_ENV });
   client = newClient(server.port);
   await client.connect();
   for (const s of SCHEMA) await client.execute(s);
@@ -221,7 +221,7 @@ describe('DESCRIBE of functions, aggregates, indexes and views (cqlsh DESCRIBE .
 
   it('DESCRIBE SCHEMA replayed on an empty server gives the same schema (cqlsh -f of its output)', async () => {
     const schema = await desc('DESCRIBE SCHEMA');
-    const fresh = await startServer();
+    const fresh = await startServer({ env: UDF_ENV });
     try {
       const other = newClient(fresh.port);
       await other.connect();
@@ -318,7 +318,7 @@ describe('TRACING ON', () => {
 
 describe('after a restart (schema read back from the pool)', () => {
   it('GROUP BY on the partition key and SELECT DISTINCT still work', async () => {
-    const srv = await startServer({ keepData: true });
+    const srv = await startServer({ keepData: true, env: UDF_ENV });
     try {
       let c = newClient(srv.port);
       await c.connect();
@@ -342,7 +342,7 @@ describe('after a restart (schema read back from the pool)', () => {
       ]);
       await c.shutdown();
       await srv.stop();
-      const again = await startServer({ dataDir: srv.dataDir });
+      const again = await startServer({ dataDir: srv.dataDir, env: UDF_ENV });
       try {
         c = newClient(again.port);
         await c.connect();

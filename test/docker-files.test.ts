@@ -14,6 +14,8 @@ import { freePort, startServer } from './support/server-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const COMPOSE_FILES = ['docker/docker-compose.yml', 'compose.yaml'];
+/** Services of the `monitoring` profile: third-party images, configured by files of docker/. */
+const MONITORING = ['prometheus', 'grafana'];
 const DOCKERFILE = 'docker/Dockerfile';
 const HEALTHCHECK = join(ROOT, 'docker/healthcheck.mjs');
 
@@ -87,10 +89,11 @@ describe.skipIf(!hasCompose)(
   () => {
     for (const file of COMPOSE_FILES) {
       describe(file, () => {
-        it('has the default node, the pmem variant and the stress tool', () => {
+        it('has the default node, the pmem variant, the stress tool and the monitoring services', () => {
           const { services } = composeConfig(file);
-          expect(Object.keys(services).sort()).toEqual(['pmemcql', 'pmemcql-pmem', 'stress']);
-          for (const s of Object.values(services)) {
+          expect(Object.keys(services).sort()).toEqual(['grafana', 'pmemcql', 'pmemcql-pmem', 'prometheus', 'stress']);
+          for (const [name, s] of Object.entries(services)) {
+            if (MONITORING.includes(name)) continue;
             // Built from the repository root with docker/Dockerfile, whichever file is used.
             expect(s.build).toEqual({ context: ROOT, dockerfile: DOCKERFILE });
             expect(s.image).toBe('pmemcql:latest');
@@ -101,7 +104,11 @@ describe.skipIf(!hasCompose)(
           const config = composeConfig(file);
           const s = config.services.pmemcql!;
           expect(s.profiles ?? []).toEqual([]); // starts with a plain `up`
-          expect(s.ports).toEqual([{ published: 9042, target: 9042 }]);
+          expect(s.ports).toEqual([
+            { published: 9042, target: 9042 },
+            { published: 9180, target: 9180 },
+          ]);
+          expect(s.environment?.PMEMCQL_METRICS_PORT).toBe('9180');
           expect(mounts(s)).toEqual(['pmemcql-data:/var/lib/pmemcql']);
           expect(config.volumes?.['pmemcql-data']).toEqual({ name: 'pmemcql-data' });
           expect(s.environment).toMatchObject({ PMEMCQL_CLUSTER_NAME: 'pmemcql', PMEMCQL_POOL_SIZE: '1GiB' });
@@ -111,6 +118,7 @@ describe.skipIf(!hasCompose)(
 
         it('names only settings the server knows in environment:', () => {
           for (const [name, s] of Object.entries(composeConfig(file).services)) {
+            if (MONITORING.includes(name)) continue;
             for (const key of Object.keys(s.environment ?? {})) {
               if (name === 'stress' && key.startsWith('PMEMCQL_STRESS_')) continue;
               expect(CONFIG_ENV_NAMES, `${name}: ${key}`).toContain(key);
@@ -149,11 +157,43 @@ describe.skipIf(!hasCompose)(
             PMEMCQL_CLUSTER_NAME: 'Prod Cluster',
             PMEMCQL_POOL_SIZE: '8GiB',
           });
-          expect(r.services.pmemcql!.ports).toEqual([{ published: 19042, target: 9042 }]);
+          expect(r.services.pmemcql!.ports).toEqual([
+            { published: 19042, target: 9042 },
+            { published: 9180, target: 9180 },
+          ]);
           expect(mounts(r.services['pmemcql-pmem']!)).toEqual(['/mnt/pmem1:/mnt/pmem']);
         });
       });
     }
+
+    it('monitoring: Prometheus scrapes the metrics port; Grafana gets the data source and the dashboard', () => {
+      const { services } = composeConfig('compose.yaml');
+      const prometheus = services.prometheus!;
+      const grafana = services.grafana!;
+      expect([prometheus.profiles, grafana.profiles]).toEqual([['monitoring'], ['monitoring']]);
+      const mount = (s: ComposeService, target: string) => {
+        const m = mounts(s).find((v) => v.endsWith(`:${target}`) || v.endsWith(`:${target}:ro`));
+        expect(m, target).toBeDefined();
+        return m!.split(':')[0]!;
+      };
+      const scrape = readFileSync(mount(prometheus, '/etc/prometheus/prometheus.yml'), 'utf8');
+      expect(scrape).toContain(`targets: ['pmemcql:${services.pmemcql!.environment!.PMEMCQL_METRICS_PORT}']`);
+      const provisioning = mount(grafana, '/etc/grafana/provisioning');
+      expect(readFileSync(join(provisioning, 'datasources/prometheus.yml'), 'utf8')).toContain(
+        'url: http://prometheus:9090',
+      );
+      const provider = readFileSync(join(provisioning, 'dashboards/pmemcql.yml'), 'utf8');
+      const dashboards = /path: (\S+)/.exec(provider)![1]!;
+      const dashboard = mount(grafana, `${dashboards}/pmemcql.json`);
+      expect(dashboard).toBe(join(ROOT, 'docker/grafana-dashboard.json'));
+      // Provisioned dashboards cannot be given import inputs: panels pick the data source through a variable.
+      const json = JSON.parse(readFileSync(dashboard, 'utf8')) as {
+        __inputs?: unknown;
+        templating: { list: { name: string }[] };
+      };
+      expect(json.__inputs).toBeUndefined();
+      expect(json.templating.list.map((v) => v.name)).toContain('datasource');
+    });
 
     it('resolves compose.yaml and docker/docker-compose.yml to the same configuration', () => {
       expect(composeConfig('compose.yaml')).toEqual(composeConfig('docker/docker-compose.yml'));
@@ -309,7 +349,7 @@ describe(DOCKERFILE, () => {
   });
 
   it('installs the apt packages scripts/setup.sh does', () => {
-    const setupPackages = /SYSTEM_PACKAGES=\(([^)]*)\)/.exec(setup)![1]!.split(/\s+/).filter(Boolean);
+    const setupPackages = /SERVE_PACKAGES=\(([^)]*)\)/.exec(setup)![1]!.split(/\s+/).filter(Boolean);
     const buildPackages = runs(build).flatMap(aptInstalls);
     expect(setupPackages).toContain('libpmemobj-dev');
     expect(buildPackages).toContain('libpmemobj-dev');

@@ -9,7 +9,7 @@ import {
   runPython,
   scenarioResult,
 } from './support/python-driver.js';
-import { reportIfDied, type ServerProcess, startServer } from './support/server-process.js';
+import { reportIfDied, type ServerProcess, startServer, UDF_ENV } from './support/server-process.js';
 
 interface ErrorInfo {
   type: string;
@@ -54,7 +54,7 @@ const invalid = (message: string | RegExp): Expected => ['InvalidRequest', INVAL
 
 describe.runIf(available)('the CQL of issue 5 through the Python driver', () => {
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ env: UDF_ENV });
     results = await runPython('cql_complete.py', server.host, server.port, [], { timeoutMs: 90_000 });
   }, 120_000);
 

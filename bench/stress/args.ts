@@ -1,12 +1,24 @@
 // The command line, in cassandra-stress's grammar: a command, its `key=value` options (and
-// `ratio(write=1,read=3)`), then `-group` options each followed by their own `key=value` words:
+// `ratio(write=1,read=3)`, `ops(insert=1,q=2)`), then `-group` options each followed by their own
+// `key=value` words:
 //   pmemcql-stress write n=1M threads=50 -node 127.0.0.1 -port 9042 -rate limit=10000/s -log file=r.html
+//   pmemcql-stress user profile=p.yaml 'ops(insert=1,simple1=3)' duration=1m -insert partitions=fixed(2)
+//   pmemcql-stress counter_write n=100k -log hdrfile=latency.hlog
 //   pmemcql-stress ycsb workload=a recordcount=100000 operationcount=1M distribution=zipfian threads=32
 
-import { parseCount, parseDistribution, StressArgError } from './distribution.js';
+import {
+  distributionFactory,
+  parseCount,
+  parseDistribution,
+  ratioDistributionFactory,
+  StressArgError,
+} from './distribution.js';
+import { type InsertOverrides, parseBatchType } from './profile-insert.js';
+import type { TokenRangeSettings } from './token-range-query.js';
 
 export type LegacyCommand = 'write' | 'read' | 'mixed';
-export type Command = LegacyCommand | 'ycsb' | 'help';
+export type CounterCommand = 'counter_write' | 'counter_read';
+export type Command = LegacyCommand | CounterCommand | 'user' | 'ycsb' | 'help';
 export type YcsbWorkload = 'a' | 'b' | 'c' | 'd' | 'e' | 'f';
 export type RequestDistribution = 'zipfian' | 'uniform' | 'latest';
 
@@ -22,6 +34,16 @@ export interface YcsbSettings {
   phase: 'load' | 'run' | 'both';
   /** Overrides of the workload's operation mix (YCSB's *proportion properties). */
   proportions: Partial<Record<'read' | 'update' | 'insert' | 'scan' | 'readmodifywrite', number>>;
+}
+
+/** The user command's options. */
+export interface UserSettings {
+  /** The profile files (profile=a.yaml,b.yaml). */
+  profiles: string[];
+  /** ops(insert=1,simple1=2): operation name (lower case) to weight. */
+  ops: Map<string, number>;
+  /** How many operations of one kind run in a row (clustering=, default gaussian(1..10)). */
+  clustering: string;
 }
 
 export interface StressSettings {
@@ -52,8 +74,20 @@ export interface StressSettings {
   replicationFactor: number;
   columnCount: string;
   columnSize: string;
-  population?: { kind: 'seq' | 'dist'; spec: string };
+  /** keysize=: bytes per key of the legacy and counter commands. */
+  keySize: number;
+  /** counter_write's add=: each increment. */
+  counterAdd: string;
+  /** -pop; wrap: a seq= population starts over when done (unless no-wrap). */
+  population?: { kind: 'seq' | 'dist'; spec: string; wrap?: boolean };
+  /** The user command's profiles and ops. */
+  userCommand?: UserSettings;
+  /** -insert: overrides of the profile's insert section. */
+  insert: InsertOverrides;
+  tokenRange: TokenRangeSettings;
   logFile?: string;
+  /** -log hdrfile=: the HdrHistogram interval log. */
+  hdrFile?: string;
   /** Seconds between periodic lines. */
   interval: number;
   progress: boolean;
@@ -66,8 +100,37 @@ export interface StressSettings {
 
 export { StressArgError };
 
-const LEGACY = new Set(['write', 'read', 'mixed']);
-const GROUPS = new Set(['-node', '-port', '-rate', '-mode', '-col', '-pop', '-log', '-graph', '-schema', '-errors']);
+/** Command names, with cassandra-stress's aliases. */
+const COMMANDS: Record<string, Command> = {
+  write: 'write',
+  insert: 'write',
+  read: 'read',
+  mixed: 'mixed',
+  counter_write: 'counter_write',
+  counterwrite: 'counter_write',
+  counter_add: 'counter_write',
+  counteradd: 'counter_write',
+  counter_read: 'counter_read',
+  counterread: 'counter_read',
+  counter_get: 'counter_read',
+  counterget: 'counter_read',
+  user: 'user',
+  ycsb: 'ycsb',
+};
+const GROUPS = new Set([
+  '-node',
+  '-port',
+  '-rate',
+  '-mode',
+  '-col',
+  '-pop',
+  '-insert',
+  '-tokenrange',
+  '-log',
+  '-graph',
+  '-schema',
+  '-errors',
+]);
 
 export function parseDuration(text: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/i.exec(text.trim());
@@ -98,6 +161,21 @@ function keyValue(word: string): [string, string | undefined] {
   return [m[1]!.toLowerCase(), m[3]!];
 }
 
+/** ops(insert=1,simple1=2): names (case-insensitive, as cassandra-stress lower-cases them) and weights. */
+function parseOps(word: string): Map<string, number> {
+  const m = /^ops\((.*)\)$/i.exec(word);
+  if (!m) throw new StressArgError(`bad ops: ${word} (e.g. ops(insert=1,simple1=2))`);
+  const ops = new Map<string, number>();
+  for (const part of m[1]!.split(',')) {
+    const kv = /^\s*([\w.-]+)\s*=\s*(\d+(?:\.\d+)?)\s*$/.exec(part);
+    if (!kv) throw new StressArgError(`bad ops part: ${part} (name=weight)`);
+    const weight = Number(kv[2]);
+    if (weight > 0) ops.set(kv[1]!.toLowerCase(), weight);
+  }
+  if (ops.size === 0) throw new StressArgError('ops(...) needs at least one operation with a positive weight');
+  return ops;
+}
+
 function parseRatio(word: string): { write: number; read: number } {
   const m = /^ratio\((.*)\)$/i.exec(word);
   if (!m) throw new StressArgError(`bad ratio: ${word} (e.g. ratio(write=1,read=3))`);
@@ -114,7 +192,7 @@ function parseRatio(word: string): { write: number; read: number } {
 }
 
 const COMMAND_WORD =
-  /^(n|duration|cl|threads|workload|recordcount|operationcount|distribution|requestdistribution|fieldcount|fieldlength|maxscanlength|phase)=|^ratio\(/i;
+  /^(n|duration|cl|threads|workload|recordcount|operationcount|distribution|requestdistribution|fieldcount|fieldlength|maxscanlength|phase|profile|clustering|add|keysize)=|^(ratio|ops)\(/i;
 
 const WORKLOADS = new Set(['a', 'b', 'c', 'd', 'e', 'f']);
 
@@ -134,6 +212,10 @@ function defaults(argv: string[], env: NodeJS.ProcessEnv): StressSettings {
     replicationFactor: 1,
     columnCount: 'FIXED(5)',
     columnSize: 'FIXED(34)',
+    keySize: 10,
+    counterAdd: 'FIXED(1)',
+    insert: {},
+    tokenRange: { wrap: false, splitFactor: 1 },
     interval: 1,
     progress: true,
     errors: { ignore: false, retries: 9 },
@@ -145,6 +227,11 @@ function commandOption(s: StressSettings, word: string, ycsb: YcsbSettings | und
   if (/^ratio\(/i.test(word)) {
     if (s.command !== 'mixed') throw new StressArgError('ratio(...) is for the mixed command');
     s.ratio = parseRatio(word);
+    return;
+  }
+  if (/^ops\(/i.test(word)) {
+    if (!s.userCommand) throw new StressArgError('ops(...) is for the user command');
+    s.userCommand.ops = parseOps(word);
     return;
   }
   if (/^(n[<>]|err<)/i.test(word)) {
@@ -171,6 +258,24 @@ function commandOption(s: StressSettings, word: string, ycsb: YcsbSettings | und
     case 'threads':
       s.threads = positive('threads', value);
       return;
+  }
+  if (s.userCommand) {
+    switch (key) {
+      case 'profile':
+        s.userCommand.profiles = value.split(',').filter((p) => p.length > 0);
+        return;
+      case 'clustering':
+        s.userCommand.clustering = distributionFactory(value)().spec;
+        return;
+    }
+  }
+  if (s.command !== 'user' && s.command !== 'ycsb' && key === 'keysize') {
+    s.keySize = positive('keysize', value);
+    return;
+  }
+  if (s.command === 'counter_write' && key === 'add') {
+    s.counterAdd = parseDistribution(value).spec;
+    return;
   }
   if (ycsb) {
     switch (key) {
@@ -275,19 +380,48 @@ function groupOption(s: StressSettings, group: string, words: string[]): void {
         break;
       case '-pop':
         if (key === 'seq') {
-          if (!/^\d+[kmb]?\.\.\d+[kmb]?$/i.test(value ?? '')) throw new StressArgError(`-pop seq=min..max: ${word}`);
-          s.population = { kind: 'seq', spec: `SEQ(${value})` };
+          const range = /^(\d+[kmb]?)\.\.+(\d+[kmb]?)$/i.exec(value ?? '');
+          if (!range) throw new StressArgError(`-pop seq=min..max: ${word}`);
+          const wrap = s.population?.wrap ?? true;
+          s.population = { kind: 'seq', spec: `SEQ(${parseCount(range[1]!)}..${parseCount(range[2]!)})`, wrap };
         } else if (key === 'dist') {
           s.population = { kind: 'dist', spec: parseDistribution(value ?? '').spec };
-        } else if (key === 'contents' || key === 'no-wrap') break;
-        else throw new StressArgError(`-pop: unknown option ${word} (seq=1..N or dist=GAUSSIAN(1..N))`);
+        } else if (key === 'no-wrap') {
+          s.population ??= { kind: 'seq', spec: '', wrap: false };
+          s.population.wrap = false;
+        } else if (key === 'contents') break;
+        else if (key === 'read-lookback') throw new StressArgError('-pop read-lookback= is not supported');
+        else throw new StressArgError(`-pop: unknown option ${word} (seq=1..N [no-wrap] or dist=GAUSSIAN(1..N))`);
+        break;
+      case '-insert':
+        if (key === 'partitions') s.insert.partitions = distributionFactory(value ?? '')().spec;
+        else if (key === 'visits') s.insert.visits = distributionFactory(value ?? '')().spec;
+        else if (key === 'revisit') s.insert.revisit = distributionFactory(value ?? '')().spec;
+        else if (key === 'select-ratio') s.insert.selectRatio = ratioDistributionFactory(value ?? '')().spec;
+        else if (key === 'row-population-ratio') {
+          s.insert.rowPopulationRatio = ratioDistributionFactory(value ?? '')().spec;
+        } else if (key === 'batchtype') s.insert.batchType = parseBatchType(value ?? '');
+        else {
+          throw new StressArgError(
+            `-insert: unknown option ${word} (partitions=, select-ratio=, row-population-ratio=, batchtype=, visits=, revisit=)`,
+          );
+        }
+        break;
+      case '-tokenrange':
+        if (key === 'wrap') s.tokenRange.wrap = true;
+        else if (key === 'split-factor') s.tokenRange.splitFactor = positive('split-factor', value ?? '');
+        else throw new StressArgError(`-tokenrange: unknown option ${word} (wrap, split-factor=N)`);
         break;
       case '-log':
         if (key === 'file') s.logFile = value;
-        else if (key === 'interval') s.interval = Math.max(0.1, parseDuration(value ?? '') / 1000);
+        else if (key === 'hdrfile') {
+          if (!value) throw new StressArgError('-log hdrfile= needs a file name');
+          s.hdrFile = value;
+        } else if (key === 'interval') s.interval = Math.max(0.1, parseDuration(value ?? '') / 1000);
         else if (key === 'no-progress' || key === 'noprogress') s.progress = false;
-        else if (key === 'level' || key === 'no-summary' || key === 'no-settings' || key === 'hdrfile') break;
-        else throw new StressArgError(`-log: unknown option ${word} (file=F, interval=1s, no-progress)`);
+        else if (key === 'level' || key === 'no-summary' || key === 'no-settings') break;
+        else
+          throw new StressArgError(`-log: unknown option ${word} (file=F, hdrfile=F.hlog, interval=1s, no-progress)`);
         break;
       case '-graph': {
         s.graph ??= { file: '', append: true };
@@ -339,10 +473,14 @@ export function parseArgs(rawArgv: string[], env: NodeJS.ProcessEnv = {}): Stres
   if (argv.length === 0) return s;
   const first = argv[0]!.toLowerCase();
   if (first === 'help' || first === '-h' || first === '--help' || first === '-?') return s;
-  if (!LEGACY.has(first) && first !== 'ycsb') {
-    throw new StressArgError(`unknown command ${argv[0]} (write, read, mixed, ycsb, help)`);
+  const command = COMMANDS[first];
+  if (!command) {
+    throw new StressArgError(
+      `unknown command ${argv[0]} (write, read, mixed, counter_write, counter_read, user, ycsb, help)`,
+    );
   }
-  s.command = first as Command;
+  s.command = command;
+  if (command === 'user') s.userCommand = { profiles: [], ops: new Map(), clustering: 'GAUSSIAN(1..10)' };
   let ycsb: YcsbSettings | undefined;
   if (s.command === 'ycsb') {
     ycsb = {
@@ -374,9 +512,21 @@ export function parseArgs(rawArgv: string[], env: NodeJS.ProcessEnv = {}): Stres
   if (s.graph && !s.graph.file) throw new StressArgError('-graph needs file=NAME.html');
   if (!s.keyspace || !/^\w+$/.test(s.keyspace)) throw new StressArgError(`bad keyspace name: ${s.keyspace}`);
   if (s.n === undefined && s.duration === undefined && !ycsb) s.n = 1_000_000;
+  if (s.population && s.population.spec === '') {
+    if (s.command === 'user') s.population.spec = `SEQ(1..${s.n ?? 1_000_000})`;
+    else throw new StressArgError('-pop no-wrap goes with seq=min..max');
+  }
+  if (s.population?.wrap === false && s.command !== 'user') {
+    throw new StressArgError('-pop no-wrap is for the user command');
+  }
+  if (s.userCommand) {
+    if (s.userCommand.profiles.length === 0) throw new StressArgError('user needs profile=FILE.yaml');
+    if (s.userCommand.ops.size === 0)
+      throw new StressArgError('user needs ops(insert=1,...) (the operations and their weights)');
+  }
   if (ycsb && s.n !== undefined) ycsb.operationCount = s.n;
   if (s.autoThreads) {
-    if (ycsb) throw new StressArgError('-rate auto is for write, read and mixed');
+    if (ycsb) throw new StressArgError('-rate auto is not for ycsb');
     if (s.autoThreads.min > s.autoThreads.max) throw new StressArgError('-rate: threads>= is above threads<=');
   }
   return s;
@@ -384,10 +534,14 @@ export function parseArgs(rawArgv: string[], env: NodeJS.ProcessEnv = {}): Stres
 
 export const USAGE = `Usage: pmemcql-stress <command> [options] [-group options...]
 
-Commands (cassandra-stress's legacy workloads on keyspace1.standard1, and YCSB's core workloads):
-  write  n=N | duration=T  [cl=LOCAL_ONE] [threads=8] [no-warmup]   insert partitions (default -pop seq=1..N)
+Commands (cassandra-stress's, and YCSB's core workloads):
+  write  n=N | duration=T  [cl=LOCAL_ONE] [threads=8] [keysize=10] [no-warmup]   one-row INSERTs into keyspace1.standard1
   read   n=N | duration=T  [cl=…] [threads=…]                 read them back (-pop dist=GAUSSIAN(1..N))
   mixed  n=N | duration=T  ratio(write=1,read=1) [cl=…]       both, in that ratio
+  counter_write  n=N | duration=T [add=FIXED(1)]              add to the counters of keyspace1.counter1
+  counter_read   n=N | duration=T                             read them back (an empty partition is an error)
+  user   profile=FILE.yaml[,FILE2.yaml] ops(insert=1,QUERY=2,...) n=N | duration=T [clustering=GAUSSIAN(1..10)]
+         a YAML profile's table, inserts, named queries and token range queries (n counts partitions)
   ycsb   workload=a..f recordcount=N operationcount=N [distribution=zipfian|uniform|latest]
          [threads=N] [fieldcount=10 fieldlength=100] [maxscanlength=100] [phase=both|load|run]
   help   this text
@@ -400,9 +554,14 @@ Groups:
   -rate auto [threads>=4] [threads<=1000]      repeat the run at growing thread counts until op/s stops improving
   -mode [prepared|simple] [user=U password=P] [connectionsPerHost=N]
   -col n=5 size=FIXED(34)                      columns per row and bytes per value
-  -pop seq=1..N | dist=UNIFORM(1..N)|GAUSSIAN(1..N,5)|EXP(1..N)   which partitions are touched
+  -pop seq=1..N [no-wrap] | dist=UNIFORM(1..N)|GAUSSIAN(1..N,5)|EXP(1..N)|EXTREME(1..N,1.5)   which partitions
+  -insert partitions=DIST select-ratio=DIST/D row-population-ratio=DIST/D batchtype=LOGGED|UNLOGGED|COUNTER
+          visits=DIST revisit=DIST             override a profile's insert section (user)
+  -tokenrange [wrap] [split-factor=N]          token range queries: start over when done; split each range (user)
   -schema keyspace=keyspace1 replication(factor=1)
-  -log file=report.html [interval=1s] [no-progress]   HTML report (*.html) or a copy of the output
+  -log file=report.html [hdrfile=F.hlog] [interval=1s] [no-progress]
+                                               HTML report (*.html) or a copy of the output; HdrHistogram log
   -graph file=report.html [revision=NAME] [title=T]    add this run to a report, overlaid with earlier runs
   -errors ignore [retries=9]                   keep going after failed operations
+Without -log file=*.html or -graph, the HTML report goes to stress-reports/ in the working directory.
 `;

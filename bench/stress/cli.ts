@@ -1,21 +1,25 @@
 // pmemcql-stress: parses the command line, connects, sets up the workload's schema, runs it (YCSB:
 // the load phase, then the transaction phase), prints cassandra-stress's output and writes the
-// HTML report. Returns the process exit code: 0 done, 1 stopped by errors or bad arguments, 2 could
-// not connect or set up, 130 interrupted (Ctrl-C / SIGTERM; the results so far are still reported).
+// reports asked for (HTML, HdrHistogram log). Returns the process exit code: 0 done, 1 stopped by
+// errors or bad arguments, 2 could not connect or set up, 130 interrupted (Ctrl-C / SIGTERM; the
+// results so far are still reported).
 
-import { accessSync, appendFileSync, constants, writeFileSync } from 'node:fs';
-import { cpus, hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { cpus, hostname } from 'node:os';
 import type cassandra from 'cassandra-driver';
 import { parseArgs, type StressSettings, USAGE } from './args.js';
 import { AutoThreads } from './auto-threads.js';
 import { connect, consistencyOf } from './client.js';
+import { CounterWorkload } from './counter-workload.js';
 import { StressArgError } from './distribution.js';
+import { HdrLatencyLog } from './hdr-log.js';
 import { writeReport } from './html-report.js';
 import { LegacyWorkload } from './legacy-workload.js';
+import { defaultReportFile } from './report-location.js';
 import type { RunData, Summary } from './run-data.js';
 import { Runner, type RunOutcome } from './runner.js';
-import type { Workload } from './workload.js';
+import { UserWorkload } from './user-workload.js';
+import type { ExecuteOptions, Workload } from './workload.js';
 import { YcsbLoad, YcsbRun, YcsbTable } from './ycsb-workload.js';
 
 const DEFAULT_CONTAINER_ARGS = 'write n=1000000 threads=32';
@@ -31,10 +35,6 @@ function errorText(e: unknown): string {
     return `${e.name}: ${hosts.join('; ')}`;
   }
   return `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`;
-}
-
-function timestamp(d: Date): string {
-  return d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
 class Output {
@@ -74,6 +74,7 @@ async function runPhase(
   phase: Phase,
   print: (line: string) => void,
   current: { runner?: Runner },
+  hdrLog: HdrLatencyLog | undefined,
 ): Promise<PhaseResult> {
   const { workload, count, durationMs, threads } = phase;
   const bound =
@@ -93,6 +94,8 @@ async function runPhase(
     intervalSeconds: settings.interval,
     progress: settings.progress,
     print,
+    countUnit: settings.command === 'user' ? 'partitions' : 'ops',
+    hdrLog,
   });
   current.runner = runner;
   const outcome = await runner.run();
@@ -118,6 +121,7 @@ function runData(settings: StressSettings, phase: Phase, result: PhaseResult, re
     startedAt: outcome.startedAt.toISOString(),
     durationSeconds: Math.round(seconds * 1000) / 1000,
     threads: phase.threads,
+    intervalSeconds: settings.interval,
     nodes: settings.nodes.map((n) => `${n}:${settings.port}`),
     client: { hostname: hostname(), node: process.version, cpus: cpus().length },
     opTypes: [...workload.opTypes],
@@ -131,15 +135,7 @@ function writeReports(settings: StressSettings, runs: RunData[], print: (line: s
   if (settings.logFile?.toLowerCase().endsWith('.html')) targets.push({ file: settings.logFile, append: false });
   if (settings.graph) targets.push({ file: settings.graph.file, append: true, title: settings.graph.title });
   if (targets.length === 0) {
-    // The working directory, or the temporary one where it is not writable (a container's /app).
-    let dir = '.';
-    try {
-      accessSync(dir, constants.W_OK);
-    } catch {
-      dir = tmpdir();
-    }
-    const name = `pmemcql-stress-${settings.command}-${timestamp(new Date(runs[0]!.startedAt))}.html`;
-    targets.push({ file: dir === '.' ? name : join(dir, name), append: false });
+    targets.push({ file: defaultReportFile(settings.command, new Date(runs[0]!.startedAt)), append: false });
   }
   for (const t of targets) {
     try {
@@ -203,12 +199,47 @@ export async function runStress(argv: string[], opts: StressOptions = {}): Promi
     return { code: 1 };
   }
   const print = opts.print ?? out.print;
-  const options = { prepare: settings.prepared, consistency: consistencyOf(settings.consistency) };
+  const options: ExecuteOptions = {
+    prepare: settings.prepared,
+    consistency: consistencyOf(settings.consistency),
+  };
+  const connectTo = (keyspace?: string) => connect(settings, keyspace);
+  const created: Workload[] = [];
+  const makeWorkload = (): Workload => {
+    let w: Workload;
+    if (settings.command === 'user') w = new UserWorkload(settings, options, connectTo);
+    else if (settings.command === 'counter_write' || settings.command === 'counter_read') {
+      w = new CounterWorkload(settings, options);
+    } else w = new LegacyWorkload(settings, options);
+    created.push(w);
+    return w;
+  };
+  // The workload is made before connecting, so a profile that does not load fails as bad arguments.
+  let first: Workload | undefined;
+  if (!settings.ycsb) {
+    try {
+      first = makeWorkload();
+    } catch (e) {
+      if (!(e instanceof StressArgError)) throw e;
+      process.stderr.write(`${e.message}\n`);
+      return { code: 1 };
+    }
+  }
+  let hdrLog: HdrLatencyLog | undefined;
+  if (settings.hdrFile) {
+    try {
+      hdrLog = new HdrLatencyLog(settings.hdrFile);
+    } catch (e) {
+      process.stderr.write(`Could not open the HdrHistogram log ${settings.hdrFile}: ${errorText(e)}\n`);
+      return { code: 1 };
+    }
+  }
 
   let client: cassandra.Client;
   try {
-    client = await connect(settings);
+    client = await connectTo();
   } catch (e) {
+    hdrLog?.close();
     process.stderr.write(`Could not connect to ${settings.nodes.join(',')}:${settings.port}: ${errorText(e)}\n`);
     return { code: 2 };
   }
@@ -221,6 +252,18 @@ export async function runStress(argv: string[], opts: StressOptions = {}): Promi
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const setUp = new Set<Workload>();
+  const setUpOnce = async (w: Workload): Promise<boolean> => {
+    if (setUp.has(w)) return true;
+    try {
+      await w.setup(client);
+      setUp.add(w);
+      return true;
+    } catch (e) {
+      process.stderr.write(`Could not set up ${w.name}: ${errorText(e)}\n`);
+      return false;
+    }
+  };
   try {
     const hosts = client.getState().getConnectedHosts();
     const local = await client.execute('SELECT cluster_name, release_version FROM system.local').catch(() => undefined);
@@ -231,7 +274,8 @@ export async function runStress(argv: string[], opts: StressOptions = {}): Promi
     );
     for (const h of hosts) print(`Datacenter: ${h.datacenter}; Host: ${h.address}; Rack: ${h.rack}`);
     print(
-      `Consistency: ${settings.consistency}; prepared statements: ${settings.prepared ? 'yes' : 'no'}; keyspace: ${settings.keyspace}`,
+      `Consistency: ${settings.consistency}; prepared statements: ${settings.prepared || settings.command === 'user' ? 'yes' : 'no'}; ` +
+        `keyspace: ${settings.command === 'user' ? 'from the profile' : settings.keyspace}`,
     );
 
     const phases: Phase[] = [];
@@ -251,40 +295,44 @@ export async function runStress(argv: string[], opts: StressOptions = {}): Promi
           `in ${table.table}, ${y.operationCount} operations`,
       );
     } else {
-      const workload = new LegacyWorkload(settings, options);
-      print(
-        `Population: ${workload.population.spec}; columns: ${settings.columnCount} of ${settings.columnSize} bytes`,
-      );
-      phases.push({ workload, count: settings.n, durationMs: settings.duration, threads, report: true });
-    }
-
-    if (settings.warmup && !settings.ycsb) {
-      // As cassandra-stress: a quarter of n (at most 50,000) unmeasured operations first, so JIT
-      // compilation and connection set-up do not land in the first intervals.
-      const count = Math.min(50_000, Math.ceil((settings.n ?? 200_000) * 0.25));
-      const warmup = new LegacyWorkload(settings, options);
-      try {
-        await warmup.setup(client);
-      } catch (e) {
-        process.stderr.write(`Could not set up ${warmup.name}: ${errorText(e)}\n`);
-        return { code: 2 };
+      const workload: Workload = first!;
+      if (first instanceof LegacyWorkload || first instanceof CounterWorkload) {
+        const size = first instanceof LegacyWorkload ? ` of ${settings.columnSize} bytes` : '';
+        print(`Population: ${first.population.spec}; columns: ${settings.columnCount}${size}`);
+      } else {
+        print(
+          `Profile(s): ${settings.userCommand!.profiles.join(', ')}; ops: ${[...settings.userCommand!.ops].map(([k, v]) => `${k}=${v}`).join(', ')}`,
+        );
       }
-      print(`Warming up ${warmup.name} with ${count} iterations...`);
-      const runner = new Runner(warmup, {
-        count,
-        durationMs: settings.duration !== undefined ? settings.duration / 4 : undefined,
-        threads,
-        rateLimit: settings.rateLimit,
-        fixedRate: settings.fixedRate,
-        retries: settings.errors.retries,
-        ignoreErrors: true,
-        intervalSeconds: 3600,
-        progress: false,
-        print: () => {},
-      });
-      current.runner = runner;
-      await runner.run();
-      current.runner = undefined;
+      if (!(await setUpOnce(workload))) return { code: 2 };
+      workload.describe?.(print);
+      phases.push({ workload, count: settings.n, durationMs: settings.duration, threads, report: true });
+
+      if (settings.warmup) {
+        // As cassandra-stress: a quarter of n (at most 50,000) unmeasured operations of each kind
+        // first, so JIT compilation and connection set-up do not land in the first intervals.
+        const count = Math.min(50_000, Math.ceil((settings.n ?? 200_000) * 0.25));
+        const warmups = workload.warmups?.() ?? [makeWorkload()];
+        for (const warmup of warmups) {
+          if (!(await setUpOnce(warmup))) return { code: 2 };
+          print(`Warming up ${warmup.name} with ${count} iterations...`);
+          const runner = new Runner(warmup, {
+            count,
+            durationMs: settings.duration !== undefined ? settings.duration / 4 / warmups.length : undefined,
+            threads,
+            rateLimit: settings.rateLimit,
+            fixedRate: settings.fixedRate,
+            retries: settings.errors.retries,
+            ignoreErrors: true,
+            intervalSeconds: 3600,
+            progress: false,
+            print: () => {},
+          });
+          current.runner = runner;
+          await runner.run();
+          current.runner = undefined;
+        }
+      }
     }
 
     let failed = false;
@@ -292,14 +340,11 @@ export async function runStress(argv: string[], opts: StressOptions = {}): Promi
     let setupFailed = false;
     const runs: RunData[] = [];
     const execute = async (phase: Phase): Promise<PhaseResult | undefined> => {
-      try {
-        await phase.workload.setup(client);
-      } catch (e) {
-        process.stderr.write(`Could not set up ${phase.workload.name}: ${errorText(e)}\n`);
+      if (!(await setUpOnce(phase.workload))) {
         setupFailed = true;
         return undefined;
       }
-      const result = await runPhase(settings, phase, print, current);
+      const result = await runPhase(settings, phase, print, current, hdrLog);
       const outcome = result.outcome;
       if (phase.workload instanceof YcsbRun) {
         outcome.reporter.ycsbMeasurements(
@@ -329,7 +374,7 @@ export async function runStress(argv: string[], opts: StressOptions = {}): Promi
       while (next !== undefined) {
         const t = next;
         print(`Running with ${t} threadCount`);
-        const workload = t === threads ? phases[0]!.workload : new LegacyWorkload(settings, options);
+        const workload = t === threads ? phases[0]!.workload : makeWorkload();
         const phase = { ...phases[0]!, workload, threads: t, label: `${t} threads` };
         const result = await execute(phase);
         if (!result || failed || interrupted) break;
@@ -347,11 +392,14 @@ export async function runStress(argv: string[], opts: StressOptions = {}): Promi
     }
     if (setupFailed) return { code: 2 };
     if (runs.length > 0) writeReports(settings, runs, print);
+    if (hdrLog) print(`HdrHistogram log: ${hdrLog.file}`);
     print('END');
     return { code: failed ? 1 : interrupted ? 130 : 0, run: runs[runs.length - 1] };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    hdrLog?.close();
+    for (const w of created) await w.close?.().catch(() => {});
     await client.shutdown().catch(() => {});
   }
 }

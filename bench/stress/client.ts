@@ -1,6 +1,7 @@
 // The cassandra-driver client for a run: the contact points the user gave (and only those: an
 // allow-list policy keeps the driver off any peer it discovers), the local datacenter, optional
-// plain-text credentials, the consistency level and prepared statements.
+// plain-text credentials, the consistency level and prepared statements; bound to a keyspace when
+// asked (a profile's unqualified table names resolve there).
 
 import { lookup } from 'node:dns/promises';
 import { isIPv6 } from 'node:net';
@@ -41,7 +42,7 @@ async function allowedAddresses(nodes: string[], port: number): Promise<string[]
   return [...out];
 }
 
-export async function connect(settings: StressSettings): Promise<cassandra.Client> {
+export async function connect(settings: StressSettings, keyspace?: string): Promise<cassandra.Client> {
   const { policies, auth } = cassandra;
   const allowed = await allowedAddresses(settings.nodes, settings.port);
   const options: cassandra.ClientOptions = {
@@ -58,7 +59,10 @@ export async function connect(settings: StressSettings): Promise<cassandra.Clien
     },
     queryOptions: { consistency: consistencyOf(settings.consistency), prepare: settings.prepared },
     socketOptions: { connectTimeout: 10_000, readTimeout: 12_000 },
+    // Profile map columns are bound as Maps (any key type), not objects (string keys only).
+    encoding: { map: Map },
   };
+  if (keyspace !== undefined) options.keyspace = keyspace;
   if (settings.user !== undefined) {
     options.authProvider = new auth.PlainTextAuthProvider(settings.user, settings.password ?? '');
   }

@@ -1,11 +1,14 @@
 // The HTML report: one self-contained file (Chart.js's UMD build inlined, no network needed) holding
 // every run's data as JSON and a small script that draws throughput and latency (median, 95th, 99th,
-// max) over time, one line per run, plus a summary table — like cassandra-stress's -graph output.
-// Writing a run into an existing report keeps the runs already there, so several revisions overlay.
+// max) over time, one line per run (laid out by chart-layout.ts: a run shorter than an interval is
+// a marker, partial intervals do not size the axis), plus a summary table — like cassandra-stress's
+// -graph output. Writing a run into an existing report keeps the runs already there, so several
+// revisions overlay.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { chartLayout } from './chart-layout.js';
 import type { ReportData, RunData } from './run-data.js';
 
 const DATA_ID = 'pmemcql-stress-data';
@@ -60,6 +63,7 @@ th { background: #f5f5f5; } td.l, th.l { text-align: left; }
 // Runs in the page: reads the embedded JSON and draws the charts with Chart.js.
 const SCRIPT = `
 (function () {
+  var chartLayout = ${chartLayout.toString()};
   var data = JSON.parse(document.getElementById('${DATA_ID}').textContent);
   var palette = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
   var metrics = [
@@ -87,7 +91,13 @@ const SCRIPT = `
           x: { type: 'linear', min: 0, title: { display: true, text: 'seconds' } },
           y: { type: 'linear', beginAtZero: true, title: { display: true, text: m[2] } }
         },
-        plugins: { legend: { position: 'bottom' } },
+        plugins: {
+          legend: { position: 'bottom' },
+          tooltip: { callbacks: { label: function (c) {
+            var p = c.raw;
+            return c.dataset.label + ': ' + fmt(p.value, m[2] === 'ms' ? 2 : 0) + ' ' + m[2] + (p.partial ? ' (partial interval)' : '');
+          } } }
+        },
         elements: { point: { radius: 0, hitRadius: 6 }, line: { borderWidth: 1.5, tension: 0 } }
       }
     });
@@ -97,17 +107,20 @@ const SCRIPT = `
     var op = select.value;
     charts.forEach(function (chart, i) {
       var key = metrics[i][0];
-      chart.data.datasets = data.runs.map(function (run, j) {
-        var s = run.series[op];
-        if (!s) return null;
+      var layout = chartLayout(data.runs, op, key);
+      chart.data.datasets = layout.lines.map(function (line) {
+        var color = palette[line.run % palette.length];
+        var single = line.points.length === 1;
         return {
-          label: run.revision, borderColor: palette[j % palette.length], backgroundColor: palette[j % palette.length],
-          data: s.time.map(function (t, k) { return { x: t, y: s[key][k] }; })
+          label: line.label, borderColor: color, backgroundColor: color, data: line.points,
+          pointStyle: line.points.map(function (p) { return p.clipped ? 'triangle' : 'circle'; }),
+          pointRadius: line.points.map(function (p) { return p.clipped ? 6 : single ? 5 : 0; })
         };
-      }).filter(Boolean);
+      });
       var y = chart.options.scales.y;
       if (metrics[i][2] === 'ms' && logScale.checked) { y.type = 'logarithmic'; y.beginAtZero = false; }
       else { y.type = 'linear'; y.beginAtZero = true; }
+      y.max = layout.yMax;
       chart.update();
     });
     var body = document.getElementById('summary-rows');

@@ -21,13 +21,16 @@ function scramble40(seed: number): number {
   return left * 2 ** 20 + right;
 }
 
-/** The partition key for a seed: 10 printable bytes, distinct for every seed below 2^40. */
-export function legacyKey(seed: number): Buffer {
+/**
+ * The partition key for a seed: `size` printable bytes (keysize=, default 10), distinct for every
+ * seed below 2^40 at 10 bytes or more; shorter keys keep the low digits and collide, as they must.
+ */
+export function legacyKey(seed: number, size = KEY_BYTES): Buffer {
   const hex = scramble40(seed % 2 ** 40)
     .toString(16)
     .toUpperCase()
     .padStart(KEY_BYTES, '0');
-  return Buffer.from(hex, 'latin1');
+  return Buffer.from(size >= KEY_BYTES ? hex.padStart(size, '0') : hex.slice(KEY_BYTES - size), 'latin1');
 }
 
 /** Deterministic pseudo-random value bytes: a slice of a fixed random pool chosen by seed and column. */
@@ -111,9 +114,10 @@ export class LegacyWorkload implements Workload {
     this.select = `SELECT key, ${columns.join(', ')} FROM ${this.table} WHERE key = ?`;
     // Prepare up front so the first operations do not pay for it, and so a missing table fails early.
     if (this.options.prepare) {
-      if (this.settings.command !== 'write') await client.execute(this.select, [legacyKey(0)], this.options);
+      if (this.settings.command !== 'write')
+        await client.execute(this.select, [legacyKey(0, this.settings.keySize)], this.options);
     } else if (this.settings.command === 'read') {
-      await client.execute(this.select, [legacyKey(0)], this.options);
+      await client.execute(this.select, [legacyKey(0, this.settings.keySize)], this.options);
     }
   }
 
@@ -129,7 +133,7 @@ export class LegacyWorkload implements Workload {
 
   next(): Operation {
     const seed = this.population.next();
-    const key = legacyKey(seed);
+    const key = legacyKey(seed, this.settings.keySize);
     if (this.readWeight > 0 && (this.readWeight >= 1 || this.random() < this.readWeight)) {
       return {
         type: 'READ',

@@ -1,5 +1,5 @@
-// The progress bar on stderr (cli-progress) while a run goes on: operations done of n (or seconds of
-// duration=), the current op rate, p99 and errors. Only when both stdout and stderr are terminals;
+// The progress bar on stderr (cli-progress) while a run goes on: operations (or partitions) done of
+// n (or seconds of duration=), the current op rate, p99 and errors. Only when both stdout and stderr are terminals;
 // otherwise the periodic lines alone tell the progress. Lines printed while the bar is up clear it
 // first, and the bar redraws under them.
 
@@ -21,6 +21,8 @@ export class ProgressBar {
     private readonly count: number | undefined,
     /** Seconds, when bounded by time. */
     private readonly seconds: number | undefined,
+    /** What the count counts. */
+    private readonly unit = 'ops',
   ) {}
 
   static enabled(wanted: boolean): boolean {
@@ -31,7 +33,7 @@ export class ProgressBar {
     const byTime = this.count === undefined;
     this.bar = new cliProgress.SingleBar(
       {
-        format: `${this.label} |{bar}| {percentage}% | {value}/{total} ${byTime ? 's' : 'ops'} | {rate} op/s | p99 {p99} ms | errors {errors} | ETA {eta_formatted}`,
+        format: `${this.label} |{bar}| {percentage}% | {value}/{total} ${byTime ? 's' : this.unit} | {rate} op/s | p99 {p99} ms | errors {errors} | ETA {eta_formatted}`,
         stream: process.stderr,
         fps: 4,
         forceRedraw: true,

@@ -120,10 +120,12 @@ export class Reporter {
     this.print(`${`${type},`.padEnd(this.typeWidth)}${String(totalOps).padStart(10)},${values.join(',')}`);
   }
 
-  private append(type: string, time: number, s: Summary): void {
+  private append(type: string, snap: IntervalSnapshot, s: Summary): void {
     const series = this.series[type] ?? emptySeries();
     this.series[type] = series;
-    series.time.push(round(time, 3));
+    series.time.push(round(snap.time, 3));
+    series.seconds ??= [];
+    series.seconds.push(round(snap.seconds, 3));
     series.opRate.push(round(s.opRate, 1));
     series.pkRate.push(round(s.pkRate, 1));
     series.rowRate.push(round(s.rowRate, 1));
@@ -147,13 +149,13 @@ export class Reporter {
         if (!stats) continue;
         const s = summarise(stats, snap.seconds);
         this.line(type, cumulative.get(type)?.ops ?? 0, s, snap, stderr, gc);
-        this.append(type, snap.time, s);
+        this.append(type, snap, s);
       }
     } else {
-      this.append(this.opTypes[0]!, snap.time, total);
+      this.append(this.opTypes[0]!, snap, total);
     }
     this.line('total', totalOps, total, snap, stderr, gc);
-    this.append('total', snap.time, total);
+    this.append('total', snap, total);
   }
 
   /** The closing block; returns the summaries per type and 'total'. */

@@ -5,6 +5,8 @@
 export interface Series {
   /** Seconds since the start of the run, at the end of each interval. */
   time: number[];
+  /** How long each interval lasted, in seconds (the last one of a run is usually shorter). */
+  seconds?: number[];
   opRate: number[];
   pkRate: number[];
   rowRate: number[];
@@ -44,6 +46,8 @@ export interface RunData {
   startedAt: string;
   durationSeconds: number;
   threads: number;
+  /** The nominal interval length in seconds (-log interval=). */
+  intervalSeconds?: number;
   nodes: string[];
   client: { hostname: string; node: string; cpus: number };
   opTypes: string[];
@@ -60,6 +64,7 @@ export interface ReportData {
 export function emptySeries(): Series {
   return {
     time: [],
+    seconds: [],
     opRate: [],
     pkRate: [],
     rowRate: [],

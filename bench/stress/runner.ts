@@ -1,17 +1,19 @@
-// Runs a workload: `threads` concurrent request loops sharing one operation counter, bounded by a
-// count and/or a deadline, optionally paced by a rate limit. Every `interval` seconds it closes an
-// interval (periodic line, report series); failed operations are retried, then counted as errors
-// and — unless errors are ignored — stop the run.
+// Runs a workload: `threads` concurrent request loops sharing one counter of permits (operations,
+// or a profile insert's partitions), bounded by a count and/or a deadline, optionally paced by a
+// rate limit. Every `interval` seconds it closes an interval (periodic line, report series, HDR log);
+// failed operations are retried, then counted as errors and — unless errors are ignored — stop the
+// run. A loop ends early when the workload runs out of operations.
 
 import { GcStats } from './gc-stats.js';
+import type { HdrLatencyLog } from './hdr-log.js';
 import { ProgressBar } from './progress.js';
 import { RateLimiter } from './rate-limiter.js';
 import { Reporter } from './reporter.js';
 import { StatsCollector } from './stats.js';
-import type { Operation, OpResult, Workload } from './workload.js';
+import { type Operation, type OpResult, ValidationError, type Workload } from './workload.js';
 
 export interface RunOptions {
-  /** Operations to run (undefined: until the deadline). */
+  /** Permits to use (operations; a profile insert's partitions), undefined: until the deadline. */
   count?: number;
   /** Milliseconds (undefined: until count). */
   durationMs?: number;
@@ -23,6 +25,10 @@ export interface RunOptions {
   intervalSeconds: number;
   progress: boolean;
   print: (line: string) => void;
+  /** What count= counts, for the progress bar (default ops). */
+  countUnit?: string;
+  /** -log hdrfile=: every interval's latencies as HdrHistograms. */
+  hdrLog?: HdrLatencyLog;
 }
 
 export interface RunOutcome {
@@ -59,7 +65,12 @@ export class Runner {
     const collector = new StatsCollector(this.workload.opTypes, t0);
     const gc = new GcStats();
     const bar = ProgressBar.enabled(o.progress)
-      ? new ProgressBar(this.workload.name, o.count, o.durationMs !== undefined ? o.durationMs / 1000 : undefined)
+      ? new ProgressBar(
+          this.workload.name,
+          o.count,
+          o.durationMs !== undefined ? o.durationMs / 1000 : undefined,
+          o.countUnit,
+        )
       : undefined;
     const print = bar
       ? (line: string) => {
@@ -81,6 +92,8 @@ export class Runner {
           return await op.execute();
         } catch (e) {
           lastError = e;
+          // As cassandra-stress: a result that does not validate is not retried.
+          if (e instanceof ValidationError) break;
           if (this.stopped && !this.interrupted) break;
           if (attempt < o.retries) await new Promise((ok) => setTimeout(ok, Math.min(100, 2 ** attempt)));
         }
@@ -92,24 +105,40 @@ export class Runner {
       return undefined;
     };
 
+    let permitsDone = 0;
     const worker = async (): Promise<void> => {
       while (!this.stopped) {
-        if (o.count !== undefined && issued >= o.count) return;
+        const budget = o.count !== undefined ? o.count - issued : Number.POSITIVE_INFINITY;
+        if (budget <= 0) return;
         if (performance.now() >= deadline) return;
-        issued++;
-        let start = limiter ? await limiter.acquire() : performance.now();
-        if (this.stopped || performance.now() >= deadline) return;
-        if (!o.fixedRate) start = performance.now();
-        const op = this.workload.next();
+        const op = this.workload.next(budget);
+        if (!op) return;
+        const permits = op.permits ?? 1;
+        issued += permits;
+        const intended = limiter ? await limiter.acquire() : undefined;
+        if (this.stopped || performance.now() >= deadline) {
+          op.done?.();
+          return;
+        }
+        const started = performance.now();
         const result = await execute(op);
+        const ended = performance.now();
         op.done?.();
-        if (result) collector.record(op.type, (performance.now() - start) * 1000, result.partitions, result.rows);
-        else collector.error(op.type);
+        permitsDone += permits;
+        if (result) {
+          const from = o.fixedRate && intended !== undefined ? intended : started;
+          collector.record(op.type, (ended - from) * 1000, result.partitions, result.rows);
+          o.hdrLog?.record(op.type, started, ended, intended);
+        } else collector.error(op.type);
       }
     };
 
+    let intervalStart = t0;
     const closeInterval = () => {
-      const snap = collector.snapshot(performance.now());
+      const now = performance.now();
+      o.hdrLog?.interval(intervalStart, now);
+      intervalStart = now;
+      const snap = collector.snapshot(now);
       if (snap.total.ops === 0 && snap.total.errors === 0 && snap.seconds < o.intervalSeconds / 2) return;
       const totalOps = collector.cumulativeTotal().ops;
       reporter.interval(snap, collector.cumulative, totalOps, gc.interval());
@@ -124,7 +153,7 @@ export class Runner {
     const barTicker = bar
       ? setInterval(() => {
           bar.update(
-            { done: collector.finished, opRate: lastRate, p99: lastP99, errors: collector.errors },
+            { done: permitsDone, opRate: lastRate, p99: lastP99, errors: collector.errors },
             (performance.now() - t0) / 1000,
           );
         }, 250)
@@ -144,7 +173,7 @@ export class Runner {
     }
     const seconds = (performance.now() - t0) / 1000;
     closeInterval();
-    bar?.update({ done: collector.finished, opRate: lastRate, p99: lastP99, errors: collector.errors }, seconds);
+    bar?.update({ done: permitsDone, opRate: lastRate, p99: lastP99, errors: collector.errors }, seconds);
     bar?.stop();
     gc.stop();
     return { collector, reporter, gc, startedAt, seconds, failure, interrupted: this.interrupted };

@@ -231,11 +231,20 @@ export interface AggregateContext {
   readonly values: readonly BoundValue[];
   readonly nowInSeconds: number;
   readonly bounds: TokenBounds;
+  /** Output rows at most (GROUP BY: groups). */
   readonly limit: number;
+  /** GROUP BY: only the groups of partitions after this one (a paging state's). */
+  readonly after?: { readonly token: bigint; readonly key: Buffer } | undefined;
+}
+
+/** Output rows of an aggregate query over the twin; with GROUP BY, the partition of each row too. */
+export interface AggregateOutput {
+  readonly rows: (Buffer | null)[][];
+  readonly partitions?: readonly { readonly token: bigint; readonly key: Buffer }[];
 }
 
 /** Output rows of an aggregate query over the twin. */
-export function columnarAggregate(c: AggregateContext): (Buffer | null)[][] {
+export function columnarAggregate(c: AggregateContext): AggregateOutput {
   const { plan, twin } = c;
   const table = plan.table;
   const filters = bindFilters(plan, c.values);
@@ -267,7 +276,7 @@ export function columnarAggregate(c: AggregateContext): (Buffer | null)[][] {
         if (o.kind === 'aggregate') accs[k]!.addValue(o.column === undefined ? null : (row.values[o.column] ?? null));
       });
     });
-    return [accs.map((a) => a!.result())];
+    return { rows: [accs.map((a) => a!.result())] };
   }
 
   // GROUP BY the partition key: one group per partition, ordered by token then serialized key.
@@ -324,12 +333,17 @@ export function columnarAggregate(c: AggregateContext): (Buffer | null)[][] {
       if (o.kind === 'aggregate') g.accs[k]!.addValue(o.column === undefined ? null : (row.values[o.column] ?? null));
     });
   });
-  const sorted = [...groups.values()].sort((a, b) =>
-    a.token < b.token ? -1 : a.token > b.token ? 1 : Buffer.compare(a.key, b.key),
-  );
-  return sorted
-    .slice(0, Number.isFinite(c.limit) ? c.limit : undefined)
-    .map((g) =>
+  const order = (a: { token: bigint; key: Buffer }, b: { token: bigint; key: Buffer }) =>
+    a.token < b.token ? -1 : a.token > b.token ? 1 : Buffer.compare(a.key, b.key);
+  const after = c.after;
+  const sorted = [...groups.values()]
+    .filter((g) => !after || order(g, after) > 0)
+    .sort(order)
+    .slice(0, Number.isFinite(c.limit) ? c.limit : undefined);
+  return {
+    rows: sorted.map((g) =>
       plan.outputs.map((o, k) => (o.kind === 'key' ? g.pk[table.columns[o.column]!.position]! : g.accs[k]!.result())),
-    );
+    ),
+    partitions: sorted.map((g) => ({ token: g.token, key: g.key })),
+  };
 }

@@ -123,9 +123,34 @@ function run(
   const now = options.nowInSeconds ?? nowInSeconds();
   const bounds = where.tokenBounds(values);
   const specs = query.selection.specs;
-  if (plan.aggregate) {
-    const rows = columnarAggregate({ plan, twin, values, nowInSeconds: now, bounds, limit });
+  if (plan.aggregate && !plan.grouped) {
+    const { rows } = columnarAggregate({ plan, twin, values, nowInSeconds: now, bounds, limit });
     return { kind: 'rows', metadata: { columns: specs }, rows };
+  }
+  if (plan.aggregate) {
+    // GROUP BY the partition key pages by groups, one per partition (AggregationQueryPager): a page holding as
+    // many groups as the page allows carries a paging state unless LIMIT's groups are all returned.
+    const state = options.pagingState ? decodePagingState(options.pagingState) : undefined;
+    const left = state ? (state.remaining === NO_LIMIT ? Number.POSITIVE_INFINITY : state.remaining) : limit;
+    const cap = Math.min(options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize, left);
+    const after = state ? { token: state.token, key: state.key } : undefined;
+    // Partitions before the resume point's token are not read at all.
+    const from =
+      after && (!bounds.start || bounds.start.token <= after.token)
+        ? { token: after.token, inclusive: true }
+        : bounds.start;
+    const out = columnarAggregate({
+      plan,
+      twin,
+      values,
+      nowInSeconds: now,
+      bounds: { ...bounds, start: from },
+      limit: cap,
+      after,
+    });
+    const last = out.partitions?.[out.partitions.length - 1];
+    const pagingState = out.rows.length >= cap && last ? pagingAfter(last, left - out.rows.length) : undefined;
+    return { kind: 'rows', metadata: { columns: specs, pagingState }, rows: out.rows };
   }
   const pageSize = options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize;
   const scan = (pagingState: Buffer | undefined): ScanContext & { remaining: number } => {

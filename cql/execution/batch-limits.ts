@@ -1,11 +1,12 @@
 // Cassandra's batch guardrails: a batch larger than batch_size_warn_threshold (5 KiB) gets a client
 // warning and a log line, larger than batch_size_fail_threshold (50 KiB) is refused; an unlogged batch
-// spanning many partitions gets a warning too.
+// spanning many partitions gets a warning too. Log lines are rate-limited (no-spam-log.ts), client warnings not.
 
 import type { Logger } from 'pino';
 import type { PartitionUpdate } from '../../storage/mutation.js';
 import { InvalidRequest } from '../errors.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
+import { noSpam } from './no-spam-log.js';
 
 export const BATCH_SIZE_WARN_BYTES = 5 * 1024;
 export const BATCH_SIZE_FAIL_BYTES = 50 * 1024;
@@ -41,7 +42,7 @@ export function checkBatchLimits(
     }
     if (size > BATCH_SIZE_WARN_BYTES) {
       const w = `Batch for ${tables} is of size ${kib(size)}, exceeding specified threshold of ${kib(BATCH_SIZE_WARN_BYTES)} by ${kib(size - BATCH_SIZE_WARN_BYTES)}.`;
-      logger.warn(w);
+      noSpam(logger).warn('large batch', { tables, size }, w);
       warnings.push(w);
     }
   }
@@ -50,7 +51,7 @@ export function checkBatchLimits(
     for (const w of writes) for (const u of w.updates) partitions.add(`${w.table.id}:${u.key.toString('hex')}`);
     if (partitions.size > UNLOGGED_PARTITIONS_WARN) {
       const w = `Unlogged batch covering ${partitions.size} partitions detected against table${writes.length > 1 ? 's' : ''} ${tables}. You should use a logged batch for atomicity, or asynchronous writes for performance.`;
-      logger.warn(w);
+      noSpam(logger).warn('unlogged batch', { tables, partitions: partitions.size }, w);
       warnings.push(w);
     }
   }

@@ -4,12 +4,14 @@
 import type { Logger } from 'pino';
 import type { StorageEngine } from '../../storage/storage-engine.js';
 import type { AccessControl } from '../auth/access-control.js';
+import type { UserFunctionRuntime } from '../functions/user-function-runtime.js';
 import type { ClientState, ColumnSpec, QueryOptions, ResultMessage, ServerEvent } from '../query-handler.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { NodeInfo } from '../system/node-info.js';
 import type { SystemRows } from '../system/system-rows.js';
 import type { TraceStore } from '../tracing/trace-store.js';
+import type { ViewBuilds } from '../views/view-build-status.js';
 import type { SchemaStore } from './schema-store.js';
 
 export interface ExecutionContext {
@@ -23,6 +25,10 @@ export interface ExecutionContext {
   readonly traces?: TraceStore;
   /** Roles and permissions (issue 6); role/permission statements need it, undefined in bare test contexts. */
   readonly auth?: AccessControl | undefined;
+  /** Runs user-defined functions (and knows whether they are enabled). */
+  readonly userFunctions: UserFunctionRuntime;
+  /** Materialized view builds, as system.built_views and system_distributed.view_build_status show them. */
+  readonly viewBuilds: ViewBuilds;
   emit(event: ServerEvent): void;
 }
 

@@ -2,6 +2,7 @@
 
 import { DescribeStatement } from '../describe/describe-statement.js';
 import { InvalidRequest } from '../errors.js';
+import type { UserFunctionRuntime } from '../functions/user-function-runtime.js';
 import type { Statement } from '../parser/ast.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import { BatchStatement } from '../statements/batch-statement.js';
@@ -45,10 +46,15 @@ import { UseStatement } from '../statements/use-statement.js';
 import { AlterViewStatement, CreateViewStatement, DropViewStatement } from '../statements/view-statements.js';
 import type { CqlStatement } from './cql-statement.js';
 
-export function prepareStatement(ast: Statement, catalog: SchemaCatalog, keyspace: string | undefined): CqlStatement {
+export function prepareStatement(
+  ast: Statement,
+  catalog: SchemaCatalog,
+  keyspace: string | undefined,
+  functions: UserFunctionRuntime,
+): CqlStatement {
   switch (ast.kind) {
     case 'select':
-      return SelectStatement.prepare(ast, catalog, keyspace);
+      return SelectStatement.prepare(ast, catalog, keyspace, functions);
     case 'insert':
     case 'insertJson':
     case 'update':

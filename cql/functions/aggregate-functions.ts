@@ -3,9 +3,8 @@
 
 import { InvalidRequest } from '../errors.js';
 import type { CqlType } from '../types/cql-type.js';
-import { decimalToBytes, parseDecimal } from '../types/decimal-text.js';
+import { decimalFromBytes, decimalToBytes, decimalToPlainString, parseDecimal } from '../types/decimal-text.js';
 import { intBytes, readIntBytes } from '../types/java-integers.js';
-import { nativeToText } from '../types/value-formatter.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
 
 export interface NumericAggregator {
@@ -15,9 +14,9 @@ export interface NumericAggregator {
 
 const BITS: Record<string, 8 | 16 | 32 | 64> = { tinyint: 8, smallint: 16, int: 32, bigint: 64, counter: 64 };
 
-/** Decimal arithmetic through text: exact, and rare enough not to need speed. */
+/** Decimal arithmetic through (plain) text: exact, and rare enough not to need speed. */
 function decimalText(b: Buffer): string {
-  return nativeToText('decimal', b);
+  return decimalToPlainString(decimalFromBytes(b));
 }
 
 function addDecimalText(a: string, b: string): string {

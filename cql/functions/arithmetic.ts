@@ -5,7 +5,16 @@
 import { FunctionFailure, InvalidRequest } from '../errors.js';
 import type { BinaryOp } from '../parser/ast.js';
 import { type CqlType, type NativeTypeName, native } from '../types/cql-type.js';
-import { decimalToBytes, parseDecimal } from '../types/decimal-text.js';
+import {
+  DecimalArithmeticError,
+  decimalAdd,
+  decimalDivide,
+  decimalMultiply,
+  decimalOfDouble,
+  decimalRemainder,
+  decimalSubtract,
+} from '../types/decimal-arithmetic.js';
+import { type Decimal, decimalFromBytes, decimalToBytes } from '../types/decimal-text.js';
 import { type IntBits, intBytes } from '../types/java-integers.js';
 import { nativeToText } from '../types/value-formatter.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
@@ -68,6 +77,20 @@ function toDouble(t: NativeTypeName, b: Buffer): number {
   return Number(toBig(t, b));
 }
 
+/** NumberType.toBigDecimal: decimals and varints as they are, other numbers through their double value. */
+function toDecimal(t: NativeTypeName, b: Buffer): Decimal {
+  if (t === 'decimal') return decimalFromBytes(b);
+  if (t === 'varint') return { unscaled: bigintFromTwosComplement(b), scale: 0 };
+  return decimalOfDouble(toDouble(t, b));
+}
+
+function decimalOperation(op: BinaryOp, x: Decimal, y: Decimal): Decimal {
+  if (op === '+') return decimalAdd(x, y);
+  if (op === '-') return decimalSubtract(x, y);
+  if (op === '*') return decimalMultiply(x, y);
+  return op === '/' ? decimalDivide(x, y) : decimalRemainder(x, y);
+}
+
 /** `a op b` with both values of numeric types; null when either is null. */
 export function applyArithmetic(
   op: BinaryOp,
@@ -91,15 +114,18 @@ export function applyArithmetic(
     const v = op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : op === '/' ? x / y : x % y;
     return bits !== undefined ? intBytes(bits, v) : bigintToTwosComplement(v);
   }
+  if (r === 'decimal') {
+    // Exact, as DecimalType's BigDecimal arithmetic (no detour through doubles).
+    try {
+      return decimalToBytes(decimalOperation(op, toDecimal(na, a), toDecimal(nb, b)));
+    } catch (e) {
+      if (!(e instanceof DecimalArithmeticError)) throw e;
+      throw new FunctionFailure(`the operation '${na} ${op} ${nb}' failed: ${e.message}`, 'system', `_${op}`, [na, nb]);
+    }
+  }
   const x = toDouble(na, a);
   const y = toDouble(nb, b);
   const v = op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : op === '/' ? x / y : x % y;
-  if (r === 'decimal') {
-    const d = parseDecimal(String(v));
-    if (!d)
-      throw new FunctionFailure(`the operation '${na} ${op} ${nb}' failed: result ${v}`, 'system', `_${op}`, [na, nb]);
-    return decimalToBytes(d);
-  }
   const out = Buffer.alloc(r === 'float' ? 4 : 8);
   if (r === 'float') out.writeFloatBE(v);
   else out.writeDoubleBE(v);

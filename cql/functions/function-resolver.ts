@@ -6,8 +6,10 @@ import { type CqlType, cqlTypeToString } from '../types/cql-type.js';
 import type { Assignability } from '../types/literal-parser.js';
 
 export interface ResolvableFunction {
-  /** Lower-case name without keyspace (e.g. `todate`, `cast_as_int`). */
+  /** Name without keyspace (e.g. `todate`, `cast_as_int`; a user function's as created). */
   readonly name: string;
+  /** A user function's keyspace; native functions are `system`'s. */
+  readonly keyspace?: string;
   readonly argTypes: readonly CqlType[];
   readonly returnType: CqlType;
 }
@@ -59,9 +61,14 @@ export function typeAssignability(value: CqlType, receiver: CqlType): Assignabil
   return valueCompatible(receiver, value) ? 'weak' : 'no';
 }
 
+/** `system.todate`, `ks.f`: FunctionName.toString. */
+function qualifiedName(f: ResolvableFunction): string {
+  return `${f.keyspace ?? 'system'}.${f.name}`;
+}
+
 /** `system.todate : (timeuuid) -> date`, as AbstractFunction.toString prints a candidate. */
 export function signatureText(f: ResolvableFunction): string {
-  return `system.${f.name} : (${f.argTypes.map(cqlTypeToString).join(', ')}) -> ${cqlTypeToString(f.returnType)}`;
+  return `${qualifiedName(f)} : (${f.argTypes.map(cqlTypeToString).join(', ')}) -> ${cqlTypeToString(f.returnType)}`;
 }
 
 function matchArguments(f: ResolvableFunction, args: readonly ProvidedArg[]): Assignability {
@@ -91,14 +98,14 @@ export function pickFunction<F extends ResolvableFunction>(
     const f = candidates[0]!;
     if (args.length !== f.argTypes.length) {
       throw new InvalidRequest(
-        `Invalid number of arguments in call to function system.${f.name}: ${f.argTypes.length} required but ${args.length} provided`,
+        `Invalid number of arguments in call to function ${qualifiedName(f)}: ${f.argTypes.length} required but ${args.length} provided`,
       );
     }
     for (let i = 0; i < args.length; i++) {
       const type = f.argTypes[i]!;
       if (args[i]!.assignable(type) === 'no') {
         throw new InvalidRequest(
-          `Type error: ${args[i]!.text} cannot be passed as argument ${i} of function system.${f.name} of type ${cqlTypeToString(type)}`,
+          `Type error: ${args[i]!.text} cannot be passed as argument ${i} of function ${qualifiedName(f)} of type ${cqlTypeToString(type)}`,
         );
       }
     }

@@ -9,6 +9,7 @@ import type { ComplexValue } from '../../storage/row-projection.js';
 import { Projection } from '../../storage/row-projection.js';
 import type { PagingPosition } from '../../storage/table-reader.js';
 import type { TableStore } from '../../storage/table-store.js';
+import type { Timestamp } from '../../storage/timestamp.js';
 import { complexToBytes } from '../execution/complex-value.js';
 import { isMultiCell } from '../types/cql-type.js';
 import { entryRow, type IndexTerms, indexUpdate } from './index-entries.js';
@@ -39,7 +40,7 @@ export async function buildIndex(
     const rows: RowUpdate[] = [];
     for (const pr of res.partitions) {
       const pk = col.kind === 'partition_key' ? deserializePartitionKey(pr.key, table.partitionKey.length) : [];
-      const add = (value: Buffer | null, clustering: Buffer, writetime: number | null, ttl: number | null) => {
+      const add = (value: Buffer | null, clustering: Buffer, writetime: Timestamp | null, ttl: number | null) => {
         const liveness: LivenessInfo =
           ttl !== null && ttl > 0
             ? { ts: writetime ?? nowMicros, ttl, expiry: now + ttl }

@@ -8,6 +8,7 @@ import { murmur3Token } from '../../storage/murmur3-token.js';
 import type { Cell, LivenessInfo, PartitionUpdate, RowUpdate } from '../../storage/mutation.js';
 import { NO_DELETION_TIME, NO_TTL } from '../../storage/mutation.js';
 import { deserializePartitionKey } from '../../storage/partition-key.js';
+import type { Timestamp } from '../../storage/timestamp.js';
 import type { ColumnMetadata } from '../schema/column-metadata.js';
 import type { IndexMetadata } from '../schema/index-metadata.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
@@ -125,15 +126,17 @@ function termOf(t: CqlType, value: Buffer): Buffer {
   return encodeKeyComponent(t, value);
 }
 
-/** Liveness of a key-column entry: the row's liveness, else its newest live cell's. */
+/**
+ * Liveness of a key-column entry (CassandraIndex.getPrimaryKeyIndexLiveness): the newest timestamp of the row's
+ * liveness and live cells, expiring only with the row's own liveness. An UPDATE ... USING TTL of a regular column
+ * therefore leaves a permanent entry: the row stays reachable while its INSERT's liveness lives.
+ */
 function rowEntryLiveness(row: RowUpdate): LivenessInfo | undefined {
-  if (row.liveness) return row.liveness;
-  let best: Cell | undefined;
-  for (const c of row.cells ?? []) if (c.value !== null && (!best || c.ts > best.ts)) best = c;
-  if (!best) return undefined;
-  return best.ttl > 0
-    ? { ts: best.ts, ttl: best.ttl, expiry: best.ldt }
-    : { ts: best.ts, ttl: NO_TTL, expiry: NO_DELETION_TIME };
+  let ts = row.liveness?.ts;
+  for (const c of row.cells ?? []) if (c.value !== null && (ts === undefined || c.ts > ts)) ts = c.ts;
+  if (ts === undefined) return undefined;
+  const l = row.liveness;
+  return l && l.ttl !== NO_TTL ? { ts, ttl: l.ttl, expiry: l.expiry } : { ts, ttl: NO_TTL, expiry: NO_DELETION_TIME };
 }
 
 /** The clustering of an entry; prefix-free: the term is, the token is fixed size and the key length-prefixed. */
@@ -182,13 +185,13 @@ export interface EntryTarget {
   /** The entry's own clustering in the index partition. */
   entry: Buffer;
   /** The entry's timestamp (null for entries written before entries carried it). */
-  ts: number | null;
+  ts: Timestamp | null;
   term: Buffer;
   key: Buffer;
   clustering: Buffer;
 }
 
-export function entryTarget(entry: Buffer, clusteringValues: readonly Buffer[], ts: number | null): EntryTarget {
+export function entryTarget(entry: Buffer, clusteringValues: readonly Buffer[], ts: Timestamp | null): EntryTarget {
   return { entry, ts, term: clusteringValues[0]!, key: clusteringValues[1]!, clustering: clusteringValues[2]! };
 }
 

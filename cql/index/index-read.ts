@@ -21,7 +21,7 @@ const CHUNK = 256;
 
 /**
  * Visits the base rows of the chosen index's entries after `after` (an entry clustering from a paging state)
- * while `want()` is positive. Returns the last entry visited when it stopped early (the next page's start).
+ * while `want()` is positive. Returns the last entry visited when the page filled (the next page's start).
  */
 export function readThroughIndex(
   ctx: ExecutionContext,
@@ -56,6 +56,9 @@ export function readThroughIndex(
         if (want() <= 0) return last;
         last = e.clustering;
         visit(entryTarget(e.clustering, e.clusteringValues, e.writetimes?.[0] ?? null));
+        // A full page resumes here even when no entry follows: Cassandra's pager cannot tell either, so its next
+        // page is empty (clients paging while pages are full need the state to stop).
+        if (want() <= 0) return last;
       }
       if (entries.length < CHUNK) break;
     }

@@ -34,7 +34,7 @@ export function termText(t: Term): string {
   }
 }
 
-function rawTypeText(t: RawType): string {
+export function rawTypeText(t: RawType): string {
   switch (t.kind) {
     case 'native':
       return t.name;

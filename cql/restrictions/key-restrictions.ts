@@ -15,6 +15,7 @@ import type { TableMetadata } from '../schema/table-metadata.js';
 import { clusteringPrefixBound, clusteringSliceBounds } from '../types/byte-comparable.js';
 import { type CqlType, native } from '../types/cql-type.js';
 import { readCollectionElements, readTupleFields } from '../types/serialized-layout.js';
+import { compareValues } from '../types/value-comparator.js';
 import { type ColumnPredicate, preparePredicate } from './row-filter.js';
 
 export const ALLOW_FILTERING_MESSAGE =
@@ -49,6 +50,14 @@ export interface ClusteringRange {
 type SingleRelation = Relation & { kind: 'single' };
 
 const EMPTY_RANGE: ClusteringRange = { start: undefined, end: undefined };
+
+function sameBound(a: ClusteringBound | undefined, b: ClusteringBound | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.inclusive === b.inclusive && a.prefix.equals(b.prefix));
+}
+
+function sameRange(a: ClusteringRange, b: ClusteringRange): boolean {
+  return sameBound(a.start, b.start) && sameBound(a.end, b.end);
+}
 
 function bindKeyValues(kv: KeyValues, values: readonly BoundValue[], column: ColumnMetadata): Buffer[] {
   let out: Buffer[];
@@ -418,22 +427,35 @@ export class KeyRestrictions {
 
   // ---- execution ----------------------------------------------------------------------------
 
-  /** Serialized partition keys, in IN order without duplicates. */
+  /**
+   * Serialized partition keys in key order (component by component with each column's type comparator) and without
+   * duplicates by that order, as Cassandra's MultiCBuilder builds the set of keys a read visits in turn.
+   */
   partitionKeys(values: readonly BoundValue[]): Buffer[] {
     const eq = this.singleKeyTerms();
     if (eq) return [this.singleKey(eq, values)];
-    const lists = this.table.partitionKey.map((c, i) => bindKeyValues(this.partition[i]!, values, c));
+    const pk = this.table.partitionKey;
+    const lists = pk.map((c, i) => bindKeyValues(this.partition[i]!, values, c));
     const seen = new Set<string>();
-    const keys: Buffer[] = [];
+    const keys: { key: Buffer; components: Buffer[] }[] = [];
     for (const components of product(lists)) {
       const key = serializePartitionKey(components);
       if (key.length === 0) throw new InvalidRequest('Key may not be empty');
       const id = key.toString('latin1');
       if (seen.has(id)) continue;
       seen.add(id);
-      keys.push(key);
+      keys.push({ key, components });
     }
-    return keys;
+    const compare = (a: { components: Buffer[] }, b: { components: Buffer[] }) => {
+      for (let i = 0; i < pk.length; i++) {
+        const c = compareValues(pk[i]!.type, a.components[i]!, b.components[i]!);
+        if (c !== 0) return c;
+      }
+      return 0;
+    };
+    // A stable sort, then one key per comparator-equal run (1.0 and 1.00): the first given, as BTreeSet keeps it.
+    keys.sort(compare);
+    return keys.filter((k, i) => i === 0 || compare(keys[i - 1]!, k) !== 0).map((k) => k.key);
   }
 
   /**
@@ -620,6 +642,7 @@ export class KeyRestrictions {
     ranges.sort((a, b) =>
       !a.start ? (b.start ? -1 : 0) : !b.start ? 1 : Buffer.compare(a.start.prefix, b.start.prefix),
     );
-    return ranges;
+    // A value repeated in an IN selects its rows once (the clusterings form a set, as MultiCBuilder builds them).
+    return ranges.filter((r, i) => i === 0 || !sameRange(r, ranges[i - 1]!));
   }
 }

@@ -13,8 +13,9 @@ import { functionFactory } from '../functions/function-factories.js';
 import { type FunctionFactory, factoryFunction } from '../functions/function-parameter.js';
 import { type ProvidedArg, pickFunction, typeAssignability } from '../functions/function-resolver.js';
 import { callFunction, functionOverloads, type NativeFunction, termArg } from '../functions/native-functions.js';
-import { callUserFunction, startAggregate } from '../functions/user-function-call.js';
+import { startAggregate } from '../functions/user-aggregate-state.js';
 import type { UserAggregateMetadata, UserFunctionMetadata } from '../functions/user-function-metadata.js';
+import type { UserFunctionRuntime } from '../functions/user-function-runtime.js';
 import {
   decodeFloatVector,
   type SimilarityFunction,
@@ -25,7 +26,9 @@ import type { Selectable, Selector, Term } from '../parser/ast.js';
 import { resolveType } from '../parser/ast.js';
 import { type ColumnSpec, UNSET } from '../query-handler.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
+import { encodeKeyComponent } from '../types/byte-comparable.js';
 import { type CqlType, cqlTypeToString, isMultiCell, native } from '../types/cql-type.js';
+import { decimalFromBytes, decimalToBytes } from '../types/decimal-text.js';
 import { toJsonValue } from '../types/json-codec.js';
 import { literalToBytes } from '../types/literal-parser.js';
 import {
@@ -35,7 +38,7 @@ import {
   readTupleFields,
 } from '../types/serialized-layout.js';
 import { compareValues } from '../types/value-comparator.js';
-import { complexTimestamps } from './cell-timestamps.js';
+import { complexTimestamps, selectedCellTimestamps } from './cell-timestamps.js';
 import type { SelectedRow } from './selected-row.js';
 
 /** The aggregates of one group, fed a row at a time (Selection.group). */
@@ -155,6 +158,8 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     case 'writetime':
     case 'maxwritetime':
     case 'ttl': {
+      if (s.target.kind === 'element' || s.target.kind === 'slice')
+        return compileElementTimestamps(scope, s.kind, s.target);
       if (s.target.kind !== 'column') break;
       const i = columnIndex(table, s.target.name);
       const col = table.columns[i]!;
@@ -241,6 +246,9 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       const to = constant(s.to);
       const inRange = (k: Buffer) =>
         (!from || compareValues(keyType, k, from) >= 0) && (!to || compareValues(keyType, k, to) <= 0);
+      // A frozen collection is one value: its slice is a collection, maybe empty. A non-frozen one is cells: no
+      // cell in the slice reads as null (ElementsSelector.SliceSelector over a value or over cells).
+      const none = t.frozen ? buildCollection(0, []) : null;
       return {
         type: t,
         columns: inner.columns,
@@ -249,10 +257,10 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
           if (v === null) return null;
           if (t.kind === 'set') {
             const kept = readCollectionElements(v).filter(inRange);
-            return kept.length === 0 ? null : buildCollection(kept.length, kept);
+            return kept.length === 0 ? none : buildCollection(kept.length, kept);
           }
           const kept = readMapEntries(v).filter(([k]) => inRange(k));
-          return kept.length === 0 ? null : buildCollection(kept.length, kept.flat());
+          return kept.length === 0 ? none : buildCollection(kept.length, kept.flat());
         },
       };
     }
@@ -281,6 +289,8 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       // fromJson needs the type receiving its result, which a selection does not have (FunctionResolver).
       if (name === 'fromjson' && isNative)
         throw new InvalidRequest('fromJson() cannot be used in the selection clause of a SELECT statement');
+      // A keyspace-qualified name is a user function or aggregate: only unqualified (or system.) names are native.
+      if (!isNative) return compileUserCall(scope, s);
       if (name === 'token') return compileToken(table, s.args);
       if (name === 'tojson' && s.args.length === 1) {
         const inner = compileSelectable(scope, s.args[0]!);
@@ -308,19 +318,7 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
         if (!call) break;
         return call;
       }
-      const args = s.args.map((a) => compileSelectable(scope, a));
-      const uda = scope.functions?.aggregate(
-        s.keyspace,
-        name,
-        args.map((a) => a.type),
-      );
-      if (uda) {
-        if (args.some((a) => a.aggregate)) throw new InvalidRequest(NESTED_AGGREGATE);
-        return compileUserAggregate(uda, args);
-      }
-      const call = compileUserFunction(scope, s.keyspace, name, args);
-      if (!call) break;
-      return call;
+      return compileUserCall(scope, s);
     }
     case 'term':
     case 'typeHint':
@@ -328,6 +326,14 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
     case 'negate': {
       const inner = compileSelectable(scope, s.arg);
       if (!isNumeric(inner.type)) break;
+      // DecimalType.negate keeps the scale: 0 - 1E+400 would widen it.
+      if (inner.type.name === 'decimal') {
+        return applyScalar(inner.type, [inner], ([v]) => {
+          if (v == null || v.length === 0) return null;
+          const d = decimalFromBytes(v);
+          return decimalToBytes({ unscaled: -d.unscaled, scale: d.scale });
+        });
+      }
       const zero = Buffer.alloc(inner.type.name === 'float' ? 4 : inner.type.name === 'double' ? 8 : 1);
       return applyScalar(inner.type, [inner], ([v]) =>
         applyArithmetic('-', native('tinyint'), zero, inner.type, v ?? null, inner.type),
@@ -346,6 +352,68 @@ function compileSelectable(scope: SelectionScope, s: Selectable): Compiled {
       break;
   }
   throw new InvalidRequest(`Unsupported selector ${defaultName(s)}`);
+}
+
+/**
+ * writetime / maxwritetime / ttl of an element or slice of a set or map column (Selectable.WritetimeOrTTL over an
+ * element selector): per matching cell of a non-frozen collection; a frozen one is one cell, whose timestamp counts
+ * when the selection finds something in it. Lists are refused (their elements are not addressed by value).
+ */
+function compileElementTimestamps(
+  scope: SelectionScope,
+  kind: 'writetime' | 'maxwritetime' | 'ttl',
+  target: Selectable & { kind: 'element' | 'slice' },
+): Compiled {
+  const table = scope.table;
+  if (target.arg.kind !== 'column') throw new InvalidRequest(`Unsupported selector ${defaultName(target)}`);
+  const i = columnIndex(table, target.arg.name);
+  const col = table.columns[i]!;
+  if (col.kind === 'partition_key' || col.kind === 'clustering') {
+    throw new InvalidRequest(`Cannot use selection function ${kind} on PRIMARY KEY part ${col.name}`);
+  }
+  const t = col.type;
+  const what = target.kind === 'element' ? 'Element' : 'Slice';
+  if (t.kind === 'list')
+    throw new InvalidRequest(`${what} selection is only allowed on sets and maps, but ${col.name} is a list`);
+  if (t.kind !== 'set' && t.kind !== 'map') throw new InvalidRequest(`Unsupported selector ${defaultName(target)}`);
+  const single = kind === 'ttl' ? native('int') : native('bigint');
+  if (!isMultiCell(t)) {
+    // One cell: its timestamp when the element (or some element of the slice) is there.
+    const selected = compileSelectable(scope, target);
+    return {
+      type: single,
+      columns: [i],
+      value: (row) => {
+        const v = selected.value!(row);
+        if (v === null || (target.kind === 'slice' && v.readInt32BE(0) === 0)) return null;
+        const ts = kind === 'ttl' ? (row.ttl?.(i) ?? null) : (row.writetime?.(i) ?? null);
+        return ts === null ? null : kind === 'ttl' ? int(Number(ts)) : long(ts);
+      },
+    };
+  }
+  const keyType = t.kind === 'map' ? t.key : t.element;
+  const key = (term: Term | undefined): Buffer | undefined => {
+    if (!term) return undefined;
+    const l = toLiteral(term);
+    if (!l) throw new InvalidRequest('Only constant element keys are supported in selections');
+    const b = literalToBytes(keyType, l, `key(${col.name})`);
+    return b ? encodeKeyComponent(keyType, b) : undefined;
+  };
+  let matches: (path: Buffer) => boolean;
+  if (target.kind === 'element') {
+    const k = key(target.key);
+    matches = (p) => k !== undefined && p.equals(k);
+  } else {
+    const from = key(target.from);
+    const to = key(target.to);
+    matches = (p) => (!from || Buffer.compare(p, from) >= 0) && (!to || Buffer.compare(p, to) <= 0);
+  }
+  const element = target.kind === 'element';
+  return {
+    type: element || kind === 'maxwritetime' ? single : { kind: 'list', element: single, frozen: false },
+    columns: [i],
+    value: (row) => selectedCellTimestamps(row.cells?.(i) ?? null, kind, matches, element),
+  };
 }
 
 /** The CQL type a literal has when nothing receives it (`SELECT 1, 'a', 2.5 FROM t`). */
@@ -509,19 +577,21 @@ function usesCellMetadata(s: Selectable): boolean {
 
 /** What a selection can see besides the table: user-defined functions and aggregates. */
 export interface UserFunctionResolver {
-  function(keyspace: string | undefined, name: string, argTypes: readonly CqlType[]): UserFunctionMetadata | undefined;
-  aggregate(
-    keyspace: string | undefined,
-    name: string,
-    argTypes: readonly CqlType[],
-  ):
-    | { aggregate: UserAggregateMetadata; state: UserFunctionMetadata; final: UserFunctionMetadata | undefined }
-    | undefined;
+  /** Runs the functions it resolves. */
+  readonly runtime: UserFunctionRuntime;
+  /** Every user function and aggregate called `name` (all overloads). */
+  overloads(keyspace: string | undefined, name: string): readonly (UserFunctionMetadata | UserAggregateMetadata)[];
+  /** An aggregate's state and final functions (undefined if its state function is gone). */
+  aggregateFunctions(
+    aggregate: UserAggregateMetadata,
+  ): { state: UserFunctionMetadata; final: UserFunctionMetadata | undefined } | undefined;
 }
 
 export interface SelectionScope {
   table: TableMetadata;
   functions?: UserFunctionResolver | undefined;
+  /** User functions the selection calls (aggregates' state and final functions included), collected as compiled. */
+  used?: UserFunctionMetadata[];
   /** Bind markers in selectors (`similarity_cosine(v, ?)`); absent: markers are not allowed. */
   specs?: BindSpecs | undefined;
 }
@@ -699,22 +769,34 @@ function compileFactoryCall(scope: SelectionScope, s: Selectable & { kind: 'func
   return applyScalar(f.returnType, args, (values) => callFunction(f, values));
 }
 
-function compileUserFunction(
-  scope: SelectionScope,
-  keyspace: string | undefined,
-  name: string,
-  args: Compiled[],
-): Compiled | undefined {
-  const f = scope.functions?.function(
-    keyspace,
-    name,
-    args.map((a) => a.type),
-  );
-  if (!f) throw new InvalidRequest(`Unknown function '${keyspace ? `${keyspace}.` : ''}${name}'`);
-  return applyScalar(f.returnType, args, (values) => callUserFunction(f, values));
+/** A call of a user-defined function or aggregate, its overload resolved as Cassandra's FunctionResolver does. */
+function compileUserCall(scope: SelectionScope, s: Selectable & { kind: 'function' }): Compiled {
+  const calledName = `${s.keyspace ? `${s.keyspace}.` : ''}${s.name}`;
+  const candidates = scope.functions?.overloads(s.keyspace, s.name) ?? [];
+  if (candidates.length === 0) throw new InvalidRequest(`Unknown function '${calledName}'`);
+  const constants = s.args.map(constantArg);
+  const compiled = s.args.map((a, i) => (constants[i] ? undefined : compileSelectable(scope, a)));
+  const provided: ProvidedArg[] = s.args.map((a, i) => {
+    const c = compiled[i];
+    if (!c) return termArg(constants[i]!);
+    return { text: defaultName(a), assignable: (t) => typeAssignability(c.type, t) };
+  });
+  const f = pickFunction(calledName, candidates, provided, undefined)!;
+  const args = compileArguments(scope, s.args, constants, compiled, f.argTypes);
+  const runtime = scope.functions!.runtime;
+  if ('stateFunction' in f) {
+    if (args.some((a) => a.aggregate)) throw new InvalidRequest(NESTED_AGGREGATE);
+    const functions = scope.functions!.aggregateFunctions(f);
+    if (!functions) throw new InvalidRequest(`Unknown function '${calledName}'`);
+    scope.used?.push(functions.state, ...(functions.final ? [functions.final] : []));
+    return compileUserAggregate(runtime, { aggregate: f, ...functions }, args);
+  }
+  scope.used?.push(f);
+  return applyScalar(f.returnType, args, (values) => runtime.call(f, values));
 }
 
 function compileUserAggregate(
+  runtime: UserFunctionRuntime,
   uda: { aggregate: UserAggregateMetadata; state: UserFunctionMetadata; final: UserFunctionMetadata | undefined },
   args: Compiled[],
 ): Compiled {
@@ -722,7 +804,7 @@ function compileUserAggregate(
     type: uda.aggregate.returnType,
     columns: args.flatMap((a) => a.columns),
     aggregate: () => {
-      const acc = startAggregate(uda.aggregate, uda.state, uda.final);
+      const acc = startAggregate(runtime, uda.aggregate, uda.state, uda.final);
       return {
         add: (row) => acc.add(args.map((a) => a.value!(row))),
         result: () => acc.result(),
@@ -737,6 +819,8 @@ export class Selection {
   readonly isWildcard: boolean;
   /** Some selector reads cell timestamps or TTLs (writetime/ttl). */
   readonly needsCellMetadata: boolean;
+  /** The user-defined functions it calls, to be made ready before it runs. */
+  readonly userFunctions: readonly UserFunctionMetadata[];
 
   constructor(
     readonly table: TableMetadata,
@@ -744,7 +828,9 @@ export class Selection {
     functions?: UserFunctionResolver,
     specs?: BindSpecs,
   ) {
-    const scope: SelectionScope = { table, functions, specs };
+    const used: UserFunctionMetadata[] = [];
+    const scope: SelectionScope = { table, functions, specs, used };
+    this.userFunctions = used;
     this.isWildcard = selectors.length === 0;
     if (this.isWildcard) {
       this.selectors = table.columns.map((c, i) => ({

@@ -3,6 +3,7 @@
 
 import type { PartitionUpdate } from '../../storage/mutation.js';
 import type { TableMutation } from '../../storage/storage-engine.js';
+import type { Timestamp } from '../../storage/timestamp.js';
 import { InvalidRequest } from '../errors.js';
 import { checkBatchLimits } from '../execution/batch-limits.js';
 import { BindSpecs, type BoundTerm, prepareTerm } from '../execution/bound-term.js';
@@ -14,6 +15,7 @@ import {
 import { PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { nextWriteTimestamp } from '../execution/write-clock.js';
+import { clientTimestamp, usingTimestamp } from '../execution/write-timestamp.js';
 import type { BatchStatement as BatchAst } from '../parser/ast.js';
 import {
   type BoundValue,
@@ -42,7 +44,7 @@ export function executeBatch(
   type: BatchType,
   items: readonly BatchItem[],
   options: QueryOptions,
-  timestamp: number | undefined,
+  timestamp: Timestamp | undefined,
 ): Promise<ResultMessage> {
   const modifications = modificationItems(items);
   validateBatch(
@@ -162,10 +164,10 @@ function planBatch(
   type: BatchType,
   items: readonly ModificationItem[],
   options: QueryOptions,
-  timestamp: number | undefined,
+  timestamp: Timestamp | undefined,
   counters: PendingCounterWrites | undefined,
 ): { writes: PlannedWrite[]; warnings: string[] | undefined } {
-  const ts = timestamp ?? (options.timestamp !== undefined ? Number(options.timestamp) : nextWriteTimestamp());
+  const ts = timestamp ?? (options.timestamp !== undefined ? clientTimestamp(options.timestamp) : nextWriteTimestamp());
   const byTable = new Map<string, PlannedWrite>();
   for (const { statement, values } of items) {
     const { updates, now } = statement.updates(
@@ -257,11 +259,11 @@ export class BatchStatement implements CqlStatement {
   }
 
   execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): Promise<ResultMessage> {
-    let ts: number | undefined;
+    let ts: Timestamp | undefined;
     if (this.timestamp) {
       const v = this.timestamp.value(options.values);
       if (v === null) throw new InvalidRequest('Invalid null value of timestamp');
-      if (v !== UNSET) ts = Number(v.readBigInt64BE(0));
+      if (v !== UNSET) ts = usingTimestamp(v);
     }
     const items = this.statements.map((statement) => ({ statement, values: options.values }));
     return executeBatch(ctx, this.ast.type, items, options, ts);
@@ -279,10 +281,13 @@ function batchCasFailure(
   checks: readonly ConditionCheck[],
 ): ResultMessage {
   const applied = checks[0]!.columns[0]!;
-  const existing = [...new Map(checks.filter((c) => c.exists).map((c) => [c.rowKey, c])).values()];
+  // The rows the conditions read; none: the static row alone, when one is shown (the partition read holds no row).
+  const rows = checks.filter((c) => c.exists);
+  const shown = rows.length > 0 ? rows : checks.filter((c) => c.shown).slice(0, 1);
+  const existing = [...new Map(shown.map((c) => [c.rowKey, c])).values()];
   if (existing.length === 0) return { kind: 'rows', metadata: { columns: [applied] }, rows: [[Buffer.from([0])]] };
   const withConditions = planned.flatMap((p) => (p.statement.conditions ? [p.statement.conditions] : []));
-  const shown = withConditions.some((c) => c.kind !== 'conditions')
+  const columns = withConditions.some((c) => c.kind !== 'conditions')
     ? table.columns
     : [
         ...new Set([
@@ -292,7 +297,7 @@ function batchCasFailure(
       ];
   return {
     kind: 'rows',
-    metadata: { columns: [applied, ...shown.map((c) => columnSpecOf(table, c))] },
-    rows: existing.map((c) => [Buffer.from([0]), ...c.valuesOf(shown)]),
+    metadata: { columns: [applied, ...columns.map((c) => columnSpecOf(table, c))] },
+    rows: existing.map((c) => [Buffer.from([0]), ...c.valuesOf(columns)]),
   };
 }

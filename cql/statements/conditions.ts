@@ -192,17 +192,25 @@ export class Conditions {
     return p.op === '<' ? c < 0 : p.op === '<=' ? c <= 0 : p.op === '>' ? c > 0 : c >= 0;
   }
 
-  /** `[applied]` result: true alone, or false with the current values Cassandra shows. */
+  /** Every condition is on a static column (Cassandra then reads the partition's first live row). */
+  get onlyStaticColumns(): boolean {
+    return this.kind === 'conditions' && this.prepared.every((p) => p.column.kind === 'static');
+  }
+
+  /**
+   * `[applied]` result: true alone, or false with the current values Cassandra shows when its read returned a row
+   * to show (`shown`).
+   */
   result(
     applied: boolean,
-    exists: boolean,
+    shown: boolean,
     rowValues: () => { specs: ColumnSpec[]; values: (Buffer | null)[] },
   ): {
     columns: ColumnSpec[];
     row: (Buffer | null)[];
   } {
     const applySpec = APPLIED_SPEC(this.table);
-    if (applied || !exists || this.kind === 'ifExists') return { columns: [applySpec], row: [applied ? TRUE : FALSE] };
+    if (applied || !shown) return { columns: [applySpec], row: [applied ? TRUE : FALSE] };
     const r = rowValues();
     return { columns: [applySpec, ...r.specs], row: [FALSE, ...r.values] };
   }

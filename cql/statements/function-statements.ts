@@ -1,10 +1,9 @@
-// CREATE [OR REPLACE] / DROP FUNCTION and AGGREGATE (user-defined, LANGUAGE javascript).
+// CREATE [OR REPLACE] / DROP FUNCTION and AGGREGATE (user-defined functions in Java or JavaScript).
 
 import { InvalidRequest } from '../errors.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import { toLiteral } from '../execution/term-literal.js';
 import { functionOverloads } from '../functions/native-functions.js';
-import { checkCompiles } from '../functions/user-function-call.js';
 import {
   signature,
   type UserAggregateMetadata,
@@ -18,6 +17,7 @@ import {
   type RawType,
   resolveType,
 } from '../parser/ast.js';
+import { rawTypeText } from '../parser/term-text.js';
 import type { ClientState, ResultMessage } from '../query-handler.js';
 import type { KeyspaceMetadata } from '../schema/keyspace-metadata.js';
 import { type CqlType, cqlTypeToString } from '../types/cql-type.js';
@@ -50,15 +50,9 @@ export class CreateFunctionStatement extends SchemaStatement {
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
     const ast = this.ast;
+    ctx.userFunctions.assertEnabled(ast.language);
     const ks = modifiableKeyspace(ctx, ast.function.keyspace, state);
     const name = ast.function.name;
-    if (ast.language !== 'javascript') {
-      throw new InvalidRequest(
-        ast.language === 'java'
-          ? `Java UDFs are not supported by this server; use LANGUAGE javascript for function '${ks.name}.${name}'`
-          : `Invalid language '${ast.language}' for function '${ks.name}.${name}'`,
-      );
-    }
     if (functionOverloads(name).length > 0)
       throw new InvalidRequest(`Cannot add function '${name}': a native function with that name exists`);
     const argTypes = types(
@@ -73,28 +67,45 @@ export class CreateFunctionStatement extends SchemaStatement {
         );
       names.add(a.name);
     }
+    // Functions take and return values whole: frozen<> is implied (tuples are frozen by nature).
+    const frozen = (t: RawType) => t.kind !== 'tuple' && 'frozen' in t && t.frozen;
+    const frozenArg = ast.args.find((a) => frozen(a.type));
+    if (frozenArg) {
+      const text = rawTypeText(frozenArg.type);
+      throw new InvalidRequest(`Argument '${text}' cannot be frozen; remove frozen<> modifier from '${text}'`);
+    }
+    if (frozen(ast.returnType)) {
+      const text = rawTypeText(ast.returnType);
+      throw new InvalidRequest(`Return type '${text}' cannot be frozen; remove frozen<> modifier from '${text}'`);
+    }
+    const returnType = resolveType(ast.returnType, udtResolver(ks));
     const sig = signature(name, argTypes);
     const existing = ks.functions?.get(sig);
     if (existing) {
       if (ast.ifNotExists) return { kind: 'void' };
       if (!ast.orReplace) throw new InvalidRequest(`Function '${name}' already exists`);
+      if (existing.calledOnNullInput !== ast.calledOnNullInput)
+        throw new InvalidRequest(
+          `Function '${name}' must have ${ast.calledOnNullInput ? 'CALLED ON NULL INPUT' : 'RETURNS NULL ON NULL INPUT'} directive`,
+        );
+      if (cqlTypeToString(existing.returnType) !== cqlTypeToString(returnType))
+        throw new InvalidRequest(
+          `Cannot replace function '${name}', the new return type ${cqlTypeToString(returnType)} is not compatible with the return type ${cqlTypeToString(existing.returnType)} of existing function`,
+        );
+    } else if (ks.aggregates?.get(sig)) {
+      throw new InvalidRequest(`Function '${name}' cannot replace an aggregate`);
     }
-    const error = checkCompiles(
-      ast.args.map((a) => a.name),
-      ast.body,
-    );
-    if (error)
-      throw new InvalidRequest(`Failed to compile function '${ks.name}.${name}' for language javascript: ${error}`);
     const f: UserFunctionMetadata = {
       keyspace: ks.name,
       name,
       argNames: ast.args.map((a) => a.name),
       argTypes,
-      returnType: resolveType(ast.returnType, udtResolver(ks)),
+      returnType,
       calledOnNullInput: ast.calledOnNullInput,
-      language: 'javascript',
+      language: ast.language,
       body: ast.body,
     };
+    await ctx.userFunctions.validate(f);
     const functions = new Map(ks.functions ?? []);
     functions.set(sig, f);
     ctx.catalog.putKeyspace({ ...ks, functions });
@@ -155,6 +166,7 @@ export class CreateAggregateStatement extends SchemaStatement {
   }
   async execute(ctx: ExecutionContext, state: ClientState): Promise<ResultMessage> {
     const ast = this.ast;
+    ctx.userFunctions.assertEnabled('java');
     const ks = modifiableKeyspace(ctx, ast.aggregate.keyspace, state);
     const name = ast.aggregate.name;
     const argTypes = types(ks, ast.argTypes);

@@ -2,11 +2,19 @@
 // storage PartitionUpdates (cells keep the client's bytes) applied through group commit.
 
 import { murmur3Token } from '../../storage/murmur3-token.js';
-import type { Cell, ComplexDeletion, PartitionUpdate, RangeTombstone, RowUpdate } from '../../storage/mutation.js';
+import type {
+  Cell,
+  ComplexDeletion,
+  DeletionTime,
+  PartitionUpdate,
+  RangeTombstone,
+  RowUpdate,
+} from '../../storage/mutation.js';
 import { NO_DELETION_TIME, NO_TTL, rowLiveness } from '../../storage/mutation.js';
 import { deserializePartitionKey, serializePartitionKey } from '../../storage/partition-key.js';
 import { type ComplexValue, Projection } from '../../storage/row-projection.js';
 import type { TableStore } from '../../storage/table-store.js';
+import { type Timestamp, timestampPlus } from '../../storage/timestamp.js';
 import { InvalidRequest } from '../errors.js';
 import { BindSpecs, type BoundTerm, prepareTerm, type TermValue } from '../execution/bound-term.js';
 import { bytesToElements, listElementPath, udtFieldPath } from '../execution/complex-value.js';
@@ -14,7 +22,9 @@ import { checkConditionalConsistency, validateWriteConsistency } from '../execut
 import { currentCounter, PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { JsonFieldTerm, JsonObjectSource } from '../execution/json-terms.js';
+import { listAsUpdated } from '../execution/list-as-updated.js';
 import { nextWriteTimestamp, nowInSeconds } from '../execution/write-clock.js';
+import { clientTimestamp, usingTimestamp } from '../execution/write-timestamp.js';
 import type {
   Attributes,
   DeleteStatement as DeleteAst,
@@ -54,6 +64,8 @@ const READ_BEFORE_WRITE: ReadonlySet<string> = new Set([
   'listRemove',
   'listDeleteIndex',
 ]);
+/** List operations by index or value: they read the list (with what the statement did to it before them). */
+const LIST_READ_BEFORE_WRITE: ReadonlySet<string> = new Set(['listSetIndex', 'listRemove', 'listDeleteIndex']);
 const EMPTY = Buffer.alloc(0);
 const VOID: ResultMessage = { kind: 'void' };
 
@@ -81,7 +93,7 @@ interface ColumnOp {
 }
 
 interface WriteContext {
-  ts: number;
+  ts: Timestamp;
   ttl: number;
   now: number;
 }
@@ -114,8 +126,13 @@ export interface ConditionCheck {
   /** The `[applied]` result of this statement alone. */
   columns: ColumnSpec[];
   row: (Buffer | null)[];
-  /** Whether the row the conditions read exists; `rowKey` names it within the partition. */
+  /** Whether the row the conditions read exists. */
   exists: boolean;
+  /**
+   * Whether a failure shows a row: the row, another live row (static conditions only) or the static row alone;
+   * `rowKey` names the shown row within the partition (empty for the static row alone).
+   */
+  shown: boolean;
   rowKey: string;
   /** Values of any columns of that row (key columns included), as the conditions read it. */
   valuesOf(columns: readonly ColumnMetadata[]): (Buffer | null)[];
@@ -435,16 +452,16 @@ export class ModificationStatement implements CqlStatement {
     }
   }
 
-  private writeContext(values: readonly BoundValue[], options: QueryOptions, batchTs?: number): WriteContext {
+  private writeContext(values: readonly BoundValue[], options: QueryOptions, batchTs?: Timestamp): WriteContext {
     // Counter cells hold totals computed here, so only this server's monotonic clock may order them: a client
     // timestamp older than a concurrent client's would let an earlier total win and lose an acknowledged increment.
     let ts = this.table.isCounter
       ? undefined
-      : (batchTs ?? (options.timestamp !== undefined ? Number(options.timestamp) : undefined));
+      : (batchTs ?? (options.timestamp !== undefined ? clientTimestamp(options.timestamp) : undefined));
     if (this.timestamp) {
       const v = this.timestamp.value(values);
       if (v === null) throw new InvalidRequest('Invalid null value of timestamp');
-      if (v !== UNSET) ts = Number(v.readBigInt64BE(0));
+      if (v !== UNSET) ts = usingTimestamp(v);
     }
     let ttl = this.table.options.default_time_to_live;
     if (this.ttl) {
@@ -480,7 +497,7 @@ export class ModificationStatement implements CqlStatement {
   updates(
     values: readonly BoundValue[],
     options: QueryOptions,
-    batchTs?: number,
+    batchTs?: Timestamp,
     ctx?: ExecutionContext,
     counters?: PendingCounterWrites,
   ): { updates: PartitionUpdate[]; now: number } {
@@ -490,7 +507,7 @@ export class ModificationStatement implements CqlStatement {
     const { types, desc, staticOps, regularOps, readBeforeWrite } = this.plan();
     const rows: RowUpdate[] = [];
     const rangeTombstones: RangeTombstone[] = [];
-    let partitionDeletion: { ts: number; ldt: number } | undefined;
+    let partitionDeletion: DeletionTime | undefined;
     let staticRow: RowUpdate | undefined;
 
     if (staticOps.length > 0) staticRow = this.rowUpdate(EMPTY, undefined, staticOps, values, w, false);
@@ -557,52 +574,78 @@ export class ModificationStatement implements CqlStatement {
     return { updates, now: w.now };
   }
 
-  /** Cells for `l[i] = v`, `DELETE l[i]` and `l = l - [..]` against the list as stored now. */
+  /**
+   * Cells for `l[i] = v`, `DELETE l[i]` and `l = l - [..]` against the list as the statement's earlier operations
+   * (`cells`, `deletions`) leave the stored one (`stored`: its read, once per column), with Lists.SetterByIndex's and
+   * DiscarderByIndex's checks and messages.
+   */
   private listCells(
-    store: TableStore,
-    u: PartitionUpdate,
-    clustering: Buffer,
+    stored: () => ComplexValue | null,
     op: ColumnOp,
     values: readonly BoundValue[],
     w: WriteContext,
     cells: Cell[],
+    deletions: readonly ComplexDeletion[],
   ): void {
     const col = op.column;
-    const bound = clustering.length > 0 ? { prefix: clustering, inclusive: true } : undefined;
-    const pr = store.readPartition(u.key, u.token ?? murmur3Token(u.key), {
-      columns: new Projection([col.id]),
-      nowInSeconds: w.now,
-      start: bound,
-      end: bound,
-      limit: 1,
-      includeStatic: col.kind === 'static',
-    });
-    const current = ((col.kind === 'static' ? pr?.staticRow : pr?.rows[0])?.values[0] ?? null) as ComplexValue | null;
-    const paths = current?.paths ?? [];
+    const list = () => listAsUpdated(stored(), col.id, cells, deletions, w.now);
     if (op.kind === 'listRemove') {
       const v = op.term!.value(values);
       if (v === UNSET || v === null) return;
       const remove = readCollectionElements(v);
       const element = (col.type as { element: CqlType }).element;
-      paths.forEach((p, i) => {
-        if (remove.some((r) => compareValues(element, r, current!.values[i]!) === 0))
-          cells.push(tombstone(col.id, w, p));
-      });
+      for (const e of list()) {
+        if (remove.some((r) => compareValues(element, r, e.value) === 0)) cells.push(tombstone(col.id, w, e.path));
+      }
       return;
     }
+    const setting = op.kind === 'listSetIndex';
     const idx = op.key!.value(values);
-    if (idx === UNSET) return;
-    if (idx === null) throw new InvalidRequest(`Invalid null value for list index`);
+    if (idx === null) throw new InvalidRequest('Invalid null value for list index');
+    if (idx === UNSET) {
+      if (setting) throw new InvalidRequest('Invalid unset value for list index');
+      return;
+    }
+    const current = list();
     const i = idx.readInt32BE(0);
-    if (i < 0 || i >= paths.length)
-      throw new InvalidRequest(`List index ${i} out of bound, list has size ${paths.length}`);
-    if (op.kind === 'listDeleteIndex') {
-      cells.push(tombstone(col.id, w, paths[i]!));
+    if (current.length === 0) {
+      throw new InvalidRequest(
+        setting
+          ? 'Attempted to set an element on a list which is null'
+          : 'Attempted to delete an element from a list which is null',
+      );
+    }
+    if (i < 0 || i >= current.length)
+      throw new InvalidRequest(`List index ${i} out of bound, list has size ${current.length}`);
+    const path = current[i]!.path;
+    if (!setting) {
+      cells.push(tombstone(col.id, w, path));
       return;
     }
     const v = op.term!.value(values);
     if (v === UNSET) return;
-    cells.push(v === null ? tombstone(col.id, w, paths[i]!) : cellFor(col.id, v, w, paths[i]!));
+    cells.push(v === null ? tombstone(col.id, w, path) : cellFor(col.id, v, w, path));
+  }
+
+  /** A list column's stored value at `clustering`, with its cells' timestamps and TTLs. */
+  private storedList(
+    store: TableStore,
+    u: PartitionUpdate,
+    clustering: Buffer,
+    col: ColumnMetadata,
+    now: number,
+  ): ComplexValue | null {
+    const bound = clustering.length > 0 ? { prefix: clustering, inclusive: true } : undefined;
+    const pr = store.readPartition(u.key, u.token ?? murmur3Token(u.key), {
+      columns: new Projection([col.id], true),
+      nowInSeconds: now,
+      start: bound,
+      end: bound,
+      limit: 1,
+      includeStatic: col.kind === 'static',
+      withMetadata: true,
+    });
+    return ((col.kind === 'static' ? pr?.staticRow : pr?.rows[0])?.values[0] ?? null) as ComplexValue | null;
   }
 
   /**
@@ -620,13 +663,31 @@ export class ModificationStatement implements CqlStatement {
     const store = storeOf(ctx, this.table);
     const addCells = (row: RowUpdate | undefined, isStatic: boolean): RowUpdate | undefined => {
       if (!row) return row;
-      const cells = [...(row.cells ?? [])];
-      for (const op of this.ops) {
-        if (!READ_BEFORE_WRITE.has(op.kind) || (op.column.kind === 'static') !== isStatic) continue;
-        if (op.kind !== 'counterAdd' && op.kind !== 'counterSubtract') {
-          this.listCells(store, u, row.clustering, op, values, w, cells);
-          continue;
+      const ops = this.ops.filter((op) => (op.column.kind === 'static') === isStatic);
+      let cells = [...(row.cells ?? [])];
+      let complexDeletions = row.complexDeletions;
+      if (ops.some((op) => LIST_READ_BEFORE_WRITE.has(op.kind))) {
+        // Each list operation sees what the operations before it in the statement did to the list: they run again
+        // in statement order (UpdateParameters.getPrefetchedRow merges the pending row into the read one).
+        cells = [];
+        const deletions: ComplexDeletion[] = [];
+        const stored = new Map<number, ComplexValue | null>();
+        for (const op of ops) {
+          if (!LIST_READ_BEFORE_WRITE.has(op.kind)) {
+            this.applyOp(op, values, w, cells, deletions);
+            continue;
+          }
+          const read = () => {
+            if (!stored.has(op.column.id))
+              stored.set(op.column.id, this.storedList(store, u, row.clustering, op.column, w.now));
+            return stored.get(op.column.id)!;
+          };
+          this.listCells(read, op, values, w, cells, deletions);
         }
+        complexDeletions = deletions;
+      }
+      for (const op of ops) {
+        if (op.kind !== 'counterAdd' && op.kind !== 'counterSubtract') continue;
         const d = op.term!.value(values);
         if (d === UNSET) continue;
         if (d === null) throw new InvalidRequest(`Invalid null value for counter increment/decrement`);
@@ -647,7 +708,7 @@ export class ModificationStatement implements CqlStatement {
         cells.push(cellFor(op.column.id, b, w));
       }
       // A counter row exists through its counter cells only (UPDATE sets no row liveness).
-      return { ...row, cells };
+      return { ...row, cells, complexDeletions };
     };
     return {
       ...u,
@@ -718,18 +779,27 @@ export class ModificationStatement implements CqlStatement {
           return;
         }
         // Overwriting a collection: delete what was there (just before this write), then add elements.
-        deletions.push({ column: id, deletion: { ts: w.ts - 1, ldt: w.now } });
+        deletions.push({ column: id, deletion: { ts: timestampPlus(w.ts, -1), ldt: w.now } });
         if (v !== null)
           for (const e of bytesToElements(col.type, v, () => listElementPath(false)))
             cells.push(cellFor(id, e.value, w, e.path));
         return;
       }
-      case 'add':
+      case 'add': {
+        const v = value(op.term);
+        if (v === UNSET || v === null) return;
+        for (const e of bytesToElements(col.type, v, () => listElementPath(false)))
+          cells.push(cellFor(id, e.value, w, e.path));
+        return;
+      }
       case 'prepend': {
         const v = value(op.term);
         if (v === UNSET || v === null) return;
-        for (const e of bytesToElements(col.type, v, () => listElementPath(op.kind === 'prepend')))
-          cells.push(cellFor(id, e.value, w, e.path));
+        // Each prepend path sorts before the previous one: the last element takes the first path, so the literal
+        // keeps its order in front of the list (Lists.Prepender walks the elements backwards).
+        const elements = bytesToElements(col.type, v, () => listElementPath(true));
+        const paths = elements.map((e) => e.path).reverse();
+        for (let i = 0; i < elements.length; i++) cells.push(cellFor(id, elements[i]!.value, w, paths[i]));
         return;
       }
       case 'subtract': {
@@ -874,21 +944,38 @@ export class ModificationStatement implements CqlStatement {
     const exists = this.staticOnlyInsert ? (pr?.staticRow?.values.some((v) => v !== null) ?? false) : row !== undefined;
     const current = (c: ColumnMetadata) => Conditions.current(c, row, pr?.staticRow, wanted.indexOf(c));
     const applied = conditions.applies(values, exists, current);
-    const valuesOf = (shown: readonly ColumnMetadata[]): (Buffer | null)[] => {
+
+    // A failed statement shows what its CAS read returned (buildCasFailureResultSet): the row, or with conditions
+    // on static columns only, the partition's first live row (CQL3CasRequest.readCommand); without one, the static
+    // row alone when the static columns read (those of the conditions, all when the statement writes the static
+    // row: columnsToRead) hold a value, with null clustering and regular columns.
+    let shownRow = row;
+    if (!applied && !shownRow && !this.staticOnlyInsert && conditions.onlyStaticColumns) {
+      const regular = new Projection(wanted.filter((c) => c.kind === 'regular').map((c) => c.id));
+      shownRow = store.readPartition(u.key, u.token, { columns: regular, nowInSeconds: now, limit: 1 })?.rows[0];
+    }
+    const staticRead = wanted.filter(
+      (c) => c.kind === 'static' && (u.staticRow !== undefined || conditions.columns.includes(c)),
+    );
+    const shown = exists || shownRow !== undefined || staticRead.some((c) => current(c) !== null);
+    const valuesOf = (columns: readonly ColumnMetadata[]): (Buffer | null)[] => {
       const pk = deserializePartitionKey(u.key, this.table.partitionKey.length);
-      return shown.map((c) =>
+      return columns.map((c) =>
         c.kind === 'partition_key'
           ? pk[c.position]!
           : c.kind === 'clustering'
-            ? (row?.clusteringValues[c.position] ?? null)
-            : current(c),
+            ? (shownRow?.clusteringValues[c.position] ?? null)
+            : c.kind === 'static' || shownRow === row
+              ? current(c)
+              : null,
       );
     };
-    const result = conditions.result(applied, exists, () => {
-      const shown = conditions.kind === 'ifNotExists' ? this.table.columns : conditions.columns;
-      return { specs: shown.map((c) => columnSpecOf(this.table, c)), values: valuesOf(shown) };
+    const result = conditions.result(applied, shown, () => {
+      const columns = conditions.kind === 'conditions' ? conditions.columns : this.table.columns;
+      return { specs: columns.map((c) => columnSpecOf(this.table, c)), values: valuesOf(columns) };
     });
-    return { applied, ...result, exists, rowKey: clustering.toString('hex'), valuesOf };
+    const rowKey = (shownRow?.clustering ?? (exists ? clustering : EMPTY)).toString('hex');
+    return { applied, ...result, exists, shown, rowKey, valuesOf };
   }
 
   /** A lightweight transaction: flush, check, and submit the write in one synchronous step. */

@@ -1,5 +1,5 @@
 // What every DDL statement does after changing the catalog: persist the keyspace with the new schema
-// version, tell registered clients (SCHEMA_CHANGE event), and answer with a Schema_change result.
+// version, log it, tell registered clients (SCHEMA_CHANGE event), and answer with a Schema_change result.
 
 import { InvalidRequest } from '../errors.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
@@ -11,6 +11,17 @@ export async function publishSchemaChange(
   change: SchemaChange,
 ): Promise<ResultMessage> {
   await ctx.schemaStore.save(keyspace);
+  const what = `${change.keyspace}${change.name === undefined ? '' : `.${change.name}`}${change.argTypes ? `(${change.argTypes.join(', ')})` : ''}`;
+  ctx.logger.info(
+    {
+      change: change.change,
+      target: change.target,
+      keyspace: change.keyspace,
+      name: change.name,
+      version: ctx.catalog.version,
+    },
+    `schema change: ${change.change} ${change.target} ${what}`,
+  );
   ctx.emit({ type: 'SCHEMA_CHANGE', change });
   return { kind: 'schema_change', change };
 }

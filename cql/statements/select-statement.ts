@@ -5,6 +5,7 @@ import { BindSpecs, type BoundTerm } from '../execution/bound-term.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { limitValue, prepareLimit } from '../execution/limit-term.js';
 import { userFunctionResolver } from '../functions/user-function-resolver.js';
+import type { UserFunctionRuntime } from '../functions/user-function-runtime.js';
 import type { SelectStatement as SelectAst } from '../parser/ast.js';
 import type { ClientState, ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
 import { bindPredicate, type ColumnPredicate, preparePredicate } from '../restrictions/row-filter.js';
@@ -50,7 +51,12 @@ export class SelectStatement implements CqlStatement {
       : selection.specs;
   }
 
-  static prepare(ast: SelectAst, catalog: SchemaCatalog, keyspace: string | undefined): SelectStatement {
+  static prepare(
+    ast: SelectAst,
+    catalog: SchemaCatalog,
+    keyspace: string | undefined,
+    functions: UserFunctionRuntime,
+  ): SelectStatement {
     // A materialized view reads like a table: its own table metadata and storage.
     const view = catalog.keyspace(ast.table.keyspace ?? keyspace ?? '')?.views?.get(ast.table.name);
     const table = view ? view.table : lookupTable(catalog, ast.table, keyspace);
@@ -58,17 +64,27 @@ export class SelectStatement implements CqlStatement {
     return new SelectStatement(
       ast,
       table,
-      new Selection(table, ast.selectors, userFunctionResolver(catalog, table.keyspace), specs),
+      new Selection(table, ast.selectors, userFunctionResolver(catalog, table.keyspace, functions), specs),
       specs,
     );
   }
 
-  execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): ResultMessage {
+  execute(ctx: ExecutionContext, _state: ClientState, options: QueryOptions): ResultMessage | Promise<ResultMessage> {
+    // User functions run in isolates that may need an engine instance first (created asynchronously).
+    const ready = ctx.userFunctions.prepare(this.selection.userFunctions);
+    return ready ? ready.then(() => this.run(ctx, options)) : this.run(ctx, options);
+  }
+
+  private run(ctx: ExecutionContext, options: QueryOptions): ResultMessage {
     const limit = limitValue(this.limit, options.values);
+    ctx.userFunctions.takeWarnings(); // none left over from a request that failed
     const result = this.userRead
       ? this.userRead.execute(ctx, options, limit)
       : this.executeVirtual(ctx, options, limit);
-    return this.ast.json && result.kind === 'rows' ? this.asJson(result) : result;
+    const answer = this.ast.json && result.kind === 'rows' ? this.asJson(result) : result;
+    // Slow user functions (user_defined_functions_warn_timeout) warn the client, as Cassandra's ClientWarn does.
+    const warnings = ctx.userFunctions.takeWarnings();
+    return warnings ? { ...answer, warnings: [...(answer.warnings ?? []), ...warnings] } : answer;
   }
 
   /** SELECT JSON: each row becomes one `[json]` text column holding an object of the selected columns. */

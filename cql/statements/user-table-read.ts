@@ -45,6 +45,11 @@ import { storeOf } from './modification-statement.js';
 const NO_LIMIT = -1;
 const ANN_REQUIRES_INDEX_MESSAGE = 'ANN ordering by vector requires the column to be indexed';
 
+/** Rows (GROUP BY: groups) a paging state still allows under LIMIT. */
+function remainingOf(state: PagingState): number {
+  return state.remaining === NO_LIMIT ? Number.POSITIVE_INFINITY : state.remaining;
+}
+
 interface AnnOrdering {
   columnIndex: number;
   term: BoundTerm;
@@ -165,6 +170,10 @@ export class UserTableRead {
     });
     if (ast.distinct && this.groupBy.some((i) => table.columns[i]!.kind === 'clustering')) {
       throw new InvalidRequest('Grouping on clustering columns is not allowed for SELECT DISTINCT queries');
+    }
+    // Aggregates without GROUP BY fold the whole result: no partition limits them (AGGREGATE_EVERYTHING).
+    if (selection.isAggregate && this.groupBy.length === 0 && ast.perPartitionLimit) {
+      throw new InvalidRequest('PER PARTITION LIMIT is not allowed with aggregate queries.');
     }
     ({ reversed: this.reversed, columns: this.orderColumns } = this.ordering());
     this.indexQuery.checkFiltering(this.where, ast.allowFiltering);
@@ -299,8 +308,10 @@ export class UserTableRead {
         `Use of ANN OF in an ORDER BY clause requires a LIMIT that is not greater than ${ANN_MAX_LIMIT}. LIMIT was ${Number.isFinite(limit) ? limit : 'NO LIMIT'}`,
       );
     }
-    // ANN reads every matching row, then keeps the top k: one page.
-    const whole = aggregate || this.ann !== undefined;
+    // GROUP BY pages by groups (AggregationQueryPager: the page size and LIMIT count groups); other aggregates
+    // read every matching row into one page, and ANN reads every matching row, then keeps the top k: one page.
+    const groupPages = grouped && !this.distinct && !this.ann;
+    const whole = (aggregate && !groupPages) || this.ann !== undefined;
     let pageSize = whole || options.pageSize <= 0 ? Number.POSITIVE_INFINITY : options.pageSize;
     const state = options.pagingState && !whole ? decodePagingState(options.pagingState) : undefined;
     for (const f of this.indexQuery.bindElementFilters(values)) filters.push(f);
@@ -315,15 +326,53 @@ export class UserTableRead {
     if (this.distinct) remaining = Math.min(remaining, limit);
     const store = storeOf(ctx, this.table);
 
+    // Several partitions with ORDER BY (never paged): every row is read, sorted, then LIMIT applies
+    // (SelectStatement.needsPostQueryOrdering).
+    const merge = this.ast.orderBy.length > 0 && !this.ann && this.where.hasPartitionKey && this.where.keyIsInRelation;
+    // SelectStatement.execute: a query runs unpaged when paging is off or its LIMIT fits in a page; aggregates
+    // and GROUP BY always page internally. A paged one cannot sort across partitions.
+    if (merge && options.pageSize > 0 && (aggregate || limit > options.pageSize)) {
+      throw new InvalidRequest(
+        'Cannot page queries with both ORDER BY and a IN restriction on the partition key; you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query',
+      );
+    }
+    let mergeLimit = Number.POSITIVE_INFINITY;
+    if (merge) {
+      pageSize = Number.POSITIVE_INFINITY;
+      mergeLimit = remaining;
+      remaining = Number.POSITIVE_INFINITY;
+    }
+    // Groups this page may return (LIMIT and page size in groups); the rows read are then bounded by the fold.
+    const groupCap = groupPages ? Math.min(pageSize, remaining) : limit;
+    if (groupPages) {
+      pageSize = Number.POSITIVE_INFINITY;
+      remaining = Number.POSITIVE_INFINITY;
+    }
+    // PER PARTITION LIMIT counts groups with GROUP BY (the fold applies it) and rows otherwise; aggregates without
+    // GROUP BY refuse it.
+    const rowsPerPartition = this.distinct ? 1 : grouped ? Number.POSITIVE_INFINITY : perPartition;
+
     const out: SelectedRow[] = [];
     // Aggregates fold rows as they are read instead of collecting them (ANN needs its rows: it sorts them).
+    // A GROUP BY page's state names the partition it stopped in (its groups count against PER PARTITION LIMIT).
+    const resumeKey = state && groupPages && state.key.length > 0 ? state.key : undefined;
     const fold =
-      aggregate && !this.ann ? new AggregateFold(this.selection, grouped ? this.groupBy : [], limit) : undefined;
+      aggregate && !this.ann
+        ? new AggregateFold(this.selection, {
+            groupBy: grouped ? this.groupBy : [],
+            groups: merge ? Number.POSITIVE_INFINITY : groupCap,
+            perPartition: grouped ? perPartition : Number.POSITIVE_INFINITY,
+            resume: resumeKey ? { key: resumeKey, groupsInPartition: state!.rowsInPartition } : undefined,
+            keepFirstRows: merge,
+          })
+        : undefined;
     const want = () => Math.min(pageSize - out.length, remaining);
     let next: PagingState | undefined;
-    // Several partitions with ORDER BY (never paged): every row is read, sorted, then LIMIT applies.
-    let merge = false;
-    let mergeLimit = Number.POSITIVE_INFINITY;
+    // Where the key loop is (a GROUP BY page ends after the last row of its last group: its paging state).
+    const at = { partitionIndex: 0, rangeIndex: 0 };
+    let lastTaken:
+      | { pr: PartitionRead; row: ReadRow | undefined; partitionIndex: number; rangeIndex: number }
+      | undefined;
 
     let rangeFilter: ((clustering: Buffer) => boolean) | undefined;
     const stale: EntryTarget[] = [];
@@ -336,9 +385,11 @@ export class UserTableRead {
       }
       for (const f of filters) if (!f(sel)) return false;
       if (fold) {
-        fold.add(sel);
-        // GROUP BY ... LIMIT n: once n groups are complete, the rest of the table changes nothing.
-        if (fold.full) remaining = 0;
+        const step = fold.add(sel, pr.key);
+        // Once the groups a page (or LIMIT) takes are complete, the rest of the table changes nothing.
+        if (step === 'full') remaining = 0;
+        if (step !== 'taken') return false;
+        if (groupPages) lastTaken = { pr, row, ...at };
         return true;
       }
       out.push(sel);
@@ -358,7 +409,18 @@ export class UserTableRead {
         const ranges = this.where.clusteringRanges(values);
         rangeFilter = (c: Buffer) => ranges.some((r) => inSlice(c, r.start, r.end));
       }
+      // PER PARTITION LIMIT counts the rows each base partition returned (after filtering); a page's state keeps the
+      // count of the partition it stopped in.
+      const inPartition = new Map<string, number>();
+      if (state && state.key.length > 0) inPartition.set(state.key.toString('latin1'), state.rowsInPartition);
+      let lastKey: Buffer | undefined;
       const stop = readThroughIndex(ctx, this.indexQuery, values, now, state?.clustering, want, (target) => {
+        const id = target.key.toString('latin1');
+        lastKey = target.key;
+        if ((inPartition.get(id) ?? 0) >= rowsPerPartition) return;
+        const taken = (ok: boolean) => {
+          if (ok) inPartition.set(id, (inPartition.get(id) ?? 0) + 1);
+        };
         const bound = target.clustering.length > 0 ? { prefix: target.clustering, inclusive: true } : undefined;
         const isStatic = this.indexQuery.chosen!.terms.column.kind === 'static';
         const pr = store.readPartition(target.key, murmur3Token(target.key), {
@@ -375,40 +437,41 @@ export class UserTableRead {
           stale.push(target);
           return;
         }
-        if (isStatic && pr.rows.length === 0) accept(pr, undefined, target);
-        for (const row of pr.rows) accept(pr, row, target);
+        if (isStatic && pr.rows.length === 0) taken(accept(pr, undefined, target));
+        for (const row of pr.rows) {
+          if ((inPartition.get(id) ?? 0) >= rowsPerPartition) break;
+          taken(accept(pr, row, target));
+        }
       });
       if (stale.length > 0) purgeStaleEntries(ctx, this.indexQuery, stale, now);
-      if (stop) next = { ...this.blankState(), clustering: stop };
-    } else if (this.where.hasPartitionKey) {
-      const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));
-      keys.sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : Buffer.compare(a.key, b.key)));
-      // StorageProxy.read: a Paxos read serves one partition (a pager asks for one at a time).
-      if (isSerial(options.consistency) && keys.length > 1 && !Number.isFinite(pageSize)) {
-        throw new InvalidRequest('SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time');
+      if (stop) {
+        const key = lastKey ?? EMPTY;
+        next = {
+          ...this.blankState(),
+          clustering: stop,
+          key,
+          rowsInPartition: inPartition.get(key.toString('latin1')) ?? 0,
+        };
       }
-      if (this.ast.orderBy.length > 0 && !this.ann && this.where.keyIsInRelation) {
-        // SelectStatement.execute: a query runs unpaged when paging is off or its LIMIT fits in a page; aggregates
-        // and GROUP BY always page internally. A paged one cannot sort across partitions (needsPostQueryOrdering).
-        if (options.pageSize > 0 && (aggregate || limit > options.pageSize)) {
-          throw new InvalidRequest(
-            'Cannot page queries with both ORDER BY and a IN restriction on the partition key; you must either remove the ORDER BY or the IN and sort client side, or disable paging for this query',
-          );
-        }
-        pageSize = Number.POSITIVE_INFINITY;
-        merge = true;
-        mergeLimit = remaining;
-        remaining = Number.POSITIVE_INFINITY;
+    } else if (this.where.hasPartitionKey) {
+      // In key order (partitionKeys), not token order, as Cassandra reads the partitions of an IN.
+      const keys = this.where.partitionKeys(values).map((key) => ({ key, token: murmur3Token(key) }));
+      // StorageProxy.read: a Paxos read serves one partition (a pager asks for one at a time).
+      if (isSerial(options.consistency) && keys.length > 1 && !Number.isFinite(pageSize) && !groupPages) {
+        throw new InvalidRequest('SERIAL/LOCAL_SERIAL consistency may only be requested for one partition at a time');
       }
       let ranges = this.where.clusteringRanges(values);
       if (this.reversed) ranges = [...ranges].reverse();
-      const ppLimit = this.distinct ? 1 : perPartition;
+      const ppLimit = rowsPerPartition;
       outer: for (let pi = state?.partitionIndex ?? 0; pi < keys.length; pi++) {
         const { key, token } = keys[pi]!;
         const resuming = state && pi === state.partitionIndex;
-        let inPartition = resuming ? state.rowsInPartition : 0;
-        let staticDone = resuming === true;
+        let inPartition = resuming && !groupPages ? state.rowsInPartition : 0;
+        // A state at a partition's start (the previous page ended with the partition before) has shown nothing of it.
+        let staticDone = resuming === true && (state.clustering.length > 0 || state.rowsInPartition > 0);
+        at.partitionIndex = pi;
         for (let ri = resuming ? state.rangeIndex : 0; ri < ranges.length; ri++) {
+          at.rangeIndex = ri;
           if (want() <= 0 || inPartition >= ppLimit) break;
           const range = this.resumeRange(
             ranges[ri]!,
@@ -467,7 +530,7 @@ export class UserTableRead {
             rowsInPartition: state.rowsInPartition,
           }
         : undefined;
-      const ppLimit = this.distinct ? 1 : perPartition;
+      const ppLimit = rowsPerPartition;
       for (;;) {
         const n = want();
         if (n <= 0) break;
@@ -533,10 +596,37 @@ export class UserTableRead {
       // An ANN query collected its rows: they are folded now.
       let f = fold;
       if (!f) {
-        f = new AggregateFold(this.selection, grouped ? this.groupBy : [], limit);
-        for (const row of out) f.add(row);
+        f = new AggregateFold(this.selection, {
+          groupBy: grouped ? this.groupBy : [],
+          groups: limit,
+          perPartition: Number.POSITIVE_INFINITY,
+        });
+        for (const row of out) f.add(row, EMPTY);
       }
-      return { kind: 'rows', metadata: { columns: this.selection.specs }, rows: f.rows() };
+      let rows = f.rows();
+      if (merge && grouped) {
+        // The groups of every partition sorted like rows, by their first row (SelectStatement.orderResults).
+        const order = this.orderAcrossPartitions(f.firstRows);
+        const index = new Map(f.firstRows.map((r, i) => [r, i]));
+        rows = order.map((r) => rows[index.get(r)!]!).slice(0, Number.isFinite(mergeLimit) ? mergeLimit : undefined);
+      }
+      let pagingState: Buffer | undefined;
+      // A page holding as many groups as the page allows may not be the last: Cassandra's pager cannot tell, so it
+      // returns a paging state (and the next page may be empty); none once LIMIT's groups are all returned.
+      const groupsLeft = groupPages ? (state ? remainingOf(state) : limit) - rows.length : 0;
+      if (groupPages && lastTaken && rows.length >= groupCap && groupsLeft > 0) {
+        const { pr, row } = lastTaken;
+        pagingState = encodePagingState({
+          partitionIndex: lastTaken.partitionIndex,
+          rangeIndex: lastTaken.rangeIndex,
+          token: pr.token,
+          key: pr.key,
+          clustering: row?.clustering ?? EMPTY,
+          rowsInPartition: f.groupsInLastPartition,
+          remaining: Number.isFinite(groupsLeft) ? groupsLeft : NO_LIMIT,
+        });
+      }
+      return { kind: 'rows', metadata: { columns: this.selection.specs, pagingState }, rows };
     }
     let selected = out;
     if (this.ann) {

@@ -219,7 +219,7 @@ export class CreateViewStatement extends SchemaStatement {
     views.set(viewName, view);
     ctx.catalog.putKeyspace({ ...current, views });
     const baseStore = ctx.storage.table(tableIdBytes(base));
-    if (baseStore) await buildView(base, view, baseStore, viewStore);
+    if (baseStore) await ctx.viewBuilds.build(ksName, viewName, () => buildView(base, view, baseStore, viewStore));
     return publishSchemaChange(ctx, ksName, { change: 'CREATED', target: 'TABLE', keyspace: ksName, name: viewName });
   }
 

@@ -21,7 +21,7 @@
 // Decoding returns canonical bytes: equal-comparing forms (non-minimal varints, decimal scale, NaN payloads,
 // booleans other than 0/1, trailing null tuple fields) come back in one canonical form.
 import { InvalidRequest } from '../errors.js';
-import { type CqlType, cqlTypeToString, type NativeTypeName, native } from './cql-type.js';
+import { type CqlType, cqlTypeToString } from './cql-type.js';
 import { decimalFromBytes, decimalToBytes, normalizeDecimal } from './decimal-text.js';
 import { buildCollection, buildTuple, buildVector, fixedValueLength } from './serialized-layout.js';
 import { minimalStart } from './varint-bytes.js';
@@ -374,6 +374,20 @@ function getEscaped(): Buffer {
   return Buffer.from(bytes);
 }
 
+/** Byte widths of the fixed-width native encodings decoded here. */
+const NATIVE_WIDTH: Partial<Record<string, number>> = {
+  tinyint: 1,
+  smallint: 2,
+  int: 4,
+  date: 4,
+  float: 4,
+  bigint: 8,
+  timestamp: 8,
+  time: 8,
+  counter: 8,
+  double: 8,
+};
+
 function getNative(name: string): Buffer {
   switch (name) {
     case 'int':
@@ -386,7 +400,7 @@ function getNative(name: string): Buffer {
     case 'time':
     case 'counter':
     case 'double': {
-      const n = fixedValueLength(native(name as NativeTypeName));
+      const n = NATIVE_WIDTH[name]!;
       const v = getN(n);
       if (name === 'date') return v;
       if (name === 'float' || name === 'double') {

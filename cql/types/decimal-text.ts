@@ -47,7 +47,7 @@ export function decimalToPlainString(d: Decimal): string {
   return `${sign}${digits.slice(0, p)}.${digits.slice(p)}`;
 }
 
-/** BigDecimal.toString (scientific notation when the exponent is large), for huge scales. */
+/** BigDecimal.toString: scientific notation for a negative scale or an adjusted exponent below -6. */
 export function decimalToString(d: Decimal): string {
   const neg = d.unscaled < 0n;
   const digits = (neg ? -d.unscaled : d.unscaled).toString();
@@ -55,11 +55,6 @@ export function decimalToString(d: Decimal): string {
   if (d.scale >= 0 && adjusted >= -6) return decimalToPlainString(d);
   const mantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
   return `${neg ? '-' : ''}${mantissa}E${adjusted >= 0 ? '+' : ''}${adjusted}`;
-}
-
-/** Plain form unless that would be absurdly long (a 4-byte scale can ask for 2^31 zeros). */
-export function formatDecimal(d: Decimal): string {
-  return Math.abs(d.scale) > 1000 ? decimalToString(d) : decimalToPlainString(d);
 }
 
 /** Sign, digits without trailing zeros, and exponent E such that value = 0.digits * 10^E (digits empty for 0). */

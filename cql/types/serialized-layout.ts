@@ -5,18 +5,18 @@
 import type { CqlType } from './cql-type.js';
 import { readUnsignedVIntNumber, writeUnsignedVInt } from './vint.js';
 
+/**
+ * The types whose AbstractType.valueLengthIfFixed is not VARIABLE_LENGTH in Cassandra 5.0 (and the drivers'
+ * serializationSizeIfFixed). tinyint, smallint, date and time have one width too, but their types do not say so:
+ * inside a vector each of their elements carries a length like any variable-length value.
+ */
 const FIXED_LENGTHS: Partial<Record<string, number>> = {
   boolean: 1,
-  tinyint: 1,
-  smallint: 2,
   int: 4,
   float: 4,
-  date: 4,
   bigint: 8,
-  counter: 8,
   double: 8,
   timestamp: 8,
-  time: 8,
   uuid: 16,
   timeuuid: 16,
 };

@@ -1,7 +1,7 @@
 // Values as CQL literal text (AbstractType.toCQLLiteral, used by DESCRIBE and messages) and Cassandra's plain
 // toString of native values (shared with json-codec.ts).
 import type { CqlType } from './cql-type.js';
-import { decimalFromBytes, formatDecimal } from './decimal-text.js';
+import { decimalFromBytes, decimalToString } from './decimal-text.js';
 import { durationFromBytes, formatDuration } from './duration.js';
 import { inetToText } from './inet-text.js';
 import { javaFloatingToString } from './java-number-text.js';
@@ -33,7 +33,8 @@ export function nativeToText(name: string, v: Uint8Array, timestampSep: 'T' | ' 
     case 'varint':
       return String(bigintFromTwosComplement(b));
     case 'decimal':
-      return formatDecimal(decimalFromBytes(b));
+      // DecimalSerializer.toString: BigDecimal.toString (1E+1000, 1.5E-7, 123.45).
+      return decimalToString(decimalFromBytes(b));
     case 'float':
       return javaFloatingToString(b.readFloatBE(0), true);
     case 'double':

@@ -189,8 +189,9 @@ export class ViewMaintainer {
     const pkValues: Buffer[] = [];
     for (const s of this.pkSources) {
       const v = valueOf(s);
-      // IS NOT NULL on every view key column: a row missing one is not in the view.
-      if (v === null || v.length === 0) return undefined;
+      // IS NOT NULL on every view key column: a row missing one is not in the view. An empty value is a value:
+      // Cassandra keeps such a row, under the empty partition key (token minimum) when it is the whole key.
+      if (v === null) return undefined;
       pkValues.push(v);
     }
     const ckValues: Buffer[] = [];

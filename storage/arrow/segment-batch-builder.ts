@@ -3,6 +3,7 @@
 // until the build: those were most of a flush's garbage); buildSegmentBatch sorts rows first and then does the same.
 
 import { makeData, RecordBatch, Schema, Struct } from 'apache-arrow';
+import type { Timestamp } from '../timestamp.js';
 import { META_EMPTY_VALUES, type TwinLayout } from './arrow-schema.js';
 import { type ColumnEncoder, columnEncoder } from './cql-column-encoder.js';
 
@@ -80,7 +81,7 @@ export class SegmentBatchBuilder {
     partitionKey: readonly Uint8Array[],
     clustering: readonly (Uint8Array | null)[],
     cells: CellLookup,
-    writetime: number,
+    writetime: Timestamp,
     expires: number | null,
   ): void {
     this.appendMeta(tokenHigh, tokenLow, writetime, expires);
@@ -92,7 +93,7 @@ export class SegmentBatchBuilder {
     for (; k < enc.length; k++) enc[k]!.append(cells.get(cols[k]!.id) ?? null);
   }
 
-  private appendMeta(tokenHigh: number, tokenLow: number, writetime: number, expires: number | null): void {
+  private appendMeta(tokenHigh: number, tokenLow: number, writetime: Timestamp, expires: number | null): void {
     const i = this.length++;
     if (2 * i + 2 > this.token.length) {
       this.token = grown(this.token, 2 * i + 2);
@@ -106,9 +107,14 @@ export class SegmentBatchBuilder {
     }
     this.token[2 * i] = tokenLow | 0;
     this.token[2 * i + 1] = tokenHigh | 0;
-    const whi = Math.floor(writetime / TWO_32);
-    this.writetime[2 * i] = (writetime - whi * TWO_32) | 0;
-    this.writetime[2 * i + 1] = whi;
+    if (typeof writetime === 'bigint') {
+      this.writetime[2 * i] = Number(BigInt.asIntN(32, writetime));
+      this.writetime[2 * i + 1] = Number(writetime >> 32n);
+    } else {
+      const whi = Math.floor(writetime / TWO_32);
+      this.writetime[2 * i] = (writetime - whi * TWO_32) | 0;
+      this.writetime[2 * i + 1] = whi;
+    }
     if (expires === null) this.expiresNulls++;
     else {
       this.expires[i] = expires;
@@ -131,7 +137,7 @@ export class SegmentBatchBuilder {
     pkEnd: number,
     row: Uint8Array,
     clusteringAt: number,
-    writetime: number,
+    writetime: Timestamp,
     expires: number | null,
   ): void {
     this.appendMeta(tokenHigh, tokenLow, writetime, expires);

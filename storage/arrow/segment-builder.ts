@@ -3,6 +3,7 @@
 
 import { type RecordBatch, Table, tableToIPC } from 'apache-arrow';
 import { compareValues } from '../../cql/types/value-comparator.js';
+import type { Timestamp } from '../timestamp.js';
 import type { TwinLayout } from './arrow-schema.js';
 import { type CellLookup, SegmentBatchBuilder } from './segment-batch-builder.js';
 
@@ -23,7 +24,7 @@ export interface TwinRow {
   /** Regular and static column values by column id (absent or null: no value). */
   readonly cells: CellLookup;
   /** The row's largest cell/liveness timestamp, microseconds. */
-  readonly writetime: number;
+  readonly writetime: Timestamp;
   /** When the whole row expires (seconds since the epoch); null: never. */
   readonly expires: number | null;
 }

@@ -117,7 +117,8 @@ export class FlushInputWriter {
       meta[m + 4] = this.slabs.name(row);
       meta[m + 5] = rowAt;
       meta[m + 6] = row.byteOffset + row.length;
-      meta[m + 7] = ref.shadowTs;
+      // The arena's row descriptions are doubles: a timestamp beyond 2^53 is rounded (the row path is exact).
+      meta[m + 7] = Number(ref.shadowTs);
     }
   }
 }

@@ -16,6 +16,7 @@ import {
   ROW_LIVENESS_EXPIRING,
 } from '../row-codec.js';
 import type { ComplexValue } from '../row-projection.js';
+import type { Timestamp } from '../timestamp.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -27,7 +28,7 @@ export class FlushRowReader {
   /** Offset of the clustering values block (0: none). */
   clusteringAt = 0;
   /** Largest timestamp of the live liveness info / selected cells (µs); -Infinity: none. */
-  writetime = Number.NEGATIVE_INFINITY;
+  writetime: Timestamp = Number.NEGATIVE_INFINITY;
   /** The second every live part expires at (-1: none expires). */
   expiry = -1;
   /** Some live part never expires. */
@@ -50,7 +51,7 @@ export class FlushRowReader {
     this.complex = new Array(columns.length).fill(undefined);
   }
 
-  private note(expiry: number, ts: number): void {
+  private note(expiry: number, ts: Timestamp): void {
     if (expiry < 0) this.permanent = true;
     else {
       if (this.expiry >= 0 && expiry !== this.expiry) this.mixed = true;
@@ -63,7 +64,7 @@ export class FlushRowReader {
    * Reads the row stored in buf[offset, end) as of `now` (seconds); `shadowTs` is the timestamp of the partition
    * deletion / range tombstones covering it. False when the row is not live.
    */
-  read(buf: Buffer, offset: number, end: number, shadowTs: number, now: number): boolean {
+  read(buf: Buffer, offset: number, end: number, shadowTs: Timestamp, now: number): boolean {
     const n = this.columns.length;
     this.starts.fill(-1);
     for (let s = 0; s < n; s++) this.complex[s] = undefined;
@@ -75,7 +76,7 @@ export class FlushRowReader {
     const r = this.reader;
     r.reset(buf, offset);
     const rowFlags = r.u8();
-    let lts = 0;
+    let lts: Timestamp = 0;
     let lttl = 0;
     let lexpiry = 0;
     if (rowFlags & ROW_LIVENESS) {

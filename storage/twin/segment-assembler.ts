@@ -16,6 +16,7 @@ import { sortableBytesToToken } from '../murmur3-token.js';
 import { deserializePartitionKey } from '../partition-key.js';
 import { readClusteringValues, singleRowAt, singleRowShadowTsAt } from '../row-codec.js';
 import type { ComplexValue } from '../row-projection.js';
+import type { Timestamp } from '../timestamp.js';
 import { type FlushSlice, ROW_DROPPED, ROW_FIELDS, ROW_PARTITION } from './flush-input.js';
 import { FlushRowReader } from './flush-row-reader.js';
 import { type KeyIndexParts, SegmentKeyIndexWriter } from './segment-key-index.js';
@@ -226,7 +227,7 @@ export class SegmentAssembler {
     const rowAt = meta[m + 5]!;
     const rowEnd = meta[m + 6]!;
     let offset = rowAt;
-    let shadowTs = meta[m + 7]!;
+    let shadowTs: Timestamp = meta[m + 7]!;
     if (kind === ROW_PARTITION) {
       // The buffer value is the whole single-row partition: its header says whether a deletion shadows the row.
       shadowTs = singleRowShadowTsAt(buf, rowAt);
@@ -237,7 +238,7 @@ export class SegmentAssembler {
     if (!row.read(buf, offset, rowEnd, shadowTs, now)) return FATE_DROP;
     // `_expires` must mean "the whole row is gone then": every live part expires at the same second, or none does.
     if (row.mixed || (row.permanent && row.expiry >= 0)) return FATE_KEEP;
-    const writetime = Number.isFinite(row.writetime) ? row.writetime : 0;
+    const writetime = row.writetime === Number.NEGATIVE_INFINITY ? 0 : row.writetime;
     const expires = row.expiry >= 0 ? row.expiry : null;
     const pkStart = keyAt + 10;
     const pkEnd = pkStart + ((key[keyAt + 8]! << 8) | key[keyAt + 9]!);

@@ -9,6 +9,7 @@ import { NO_SHADOW, shadowTsOf } from '../row-projection.js';
 import { HEADER_KEY } from '../table-layout.js';
 import type { TableState } from '../table-state.js';
 import { shadowFor } from '../table-state.js';
+import type { Timestamp } from '../timestamp.js';
 import { isBufferDeletion, isBufferMarker } from './twin-keys.js';
 
 export interface StoredRowRef {
@@ -16,7 +17,7 @@ export interface StoredRowRef {
   readonly offset: number;
   /** Byte-comparable clustering (empty without clustering columns). */
   readonly clustering: Buffer;
-  readonly shadowTs: number;
+  readonly shadowTs: Timestamp;
 }
 
 /** Caches the last partition's map and header: buffer rows come in key order, so partitions repeat in runs. */

@@ -28,6 +28,12 @@ export function reportIfDied(server: ServerProcess | undefined): void {
   }
 }
 
+/** A server with user-defined functions on, Java and JavaScript (both are off by default, as in Cassandra). */
+export const UDF_ENV: Record<string, string> = {
+  PMEMCQL_USER_DEFINED_FUNCTIONS_ENABLED: 'true',
+  PMEMCQL_SCRIPTED_USER_DEFINED_FUNCTIONS_ENABLED: 'true',
+};
+
 export async function freePort(): Promise<number> {
   return await new Promise((ok, fail) => {
     const s = createServer();
