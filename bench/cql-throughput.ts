@@ -5,7 +5,7 @@
 // The client processes' own CPU per operation is printed next to the server's: on a shared machine the two
 // together bound the throughput (2 cores at 40 k ops/s leave ~50 µs of CPU per operation for both).
 // Run: npx tsc -p tsconfig.json && node dist/bench/cql-throughput.js [--ops 200000] [--mode emulated|disk] [--clients 2] [--pool-size 4GiB]
-//   (PMEMCQL_DISK_SYNC=commit|journal in the environment picks the disk policy of the server)
+//   (PMEMCQL_COMMITLOG_SYNC=periodic|group|batch in the environment picks the disk pool's commit log policy)
 //   [--warmup 80000] (untimed INSERTs and SELECTs first, so that V8 has compiled the hot path: in a cold server
 //   TurboFan's compiler threads took ~35 % of the first 40 000 requests' CPU) [--in-flight 64,256] [--only insert|select] [--port N --server-pid P] (an already running server, e.g. under
 //   `node --cpu-prof`) [--rate N[,N...]] (open loop: N requests/s in all, one run per rate, for latency at a given load; the in-flight

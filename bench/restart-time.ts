@@ -2,9 +2,13 @@
 // answered, with an empty table and with N rows of 100-byte values, emulated pmem (pool on /dev/shm,
 // PMEM_IS_PMEM_FORCE=1). Opening the pool is O(1) (no replay, no scan), so the time must be flat in the
 // data size, and the heap must not grow with the data (it lives in the pool).
+// --disk: a journaled disk pool (the default durability, commitlog_sync periodic) in a directory under the
+// temporary directory, and three kinds of restart for each size: after a clean stop (SIGTERM), after a SIGKILL
+// (the working pool is opened as it is), and after a simulated power cut (a SIGKILL, then another boot id: the
+// working pool is rebuilt from the image and the journal; the pool_open column says which happened).
 //
 //   npx tsc -p tsconfig.json && npm run build:bundle && node dist/bench/restart-time.js [--rows 1000000]
-//     [--repeat 5] [--batch 10000] [--pool-size <bytes>] [--dir /dev/shm] [--keep]
+//     [--repeat 5] [--batch 10000] [--pool-size <bytes>] [--dir /dev/shm] [--keep] [--disk]
 //
 // (build:bundle makes dist/server-bundle/, which dist/server/main.js starts while it matches the tsc output;
 // without it the server loads module by module, ~0.3 s slower: the last line says which ran, docs/startup.md.)
@@ -22,6 +26,7 @@
 // The loader does not feed the Arrow twin; the measured query is a point read on the row store.
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -30,19 +35,25 @@ import { parseArgs } from 'node:util';
 import cliProgress from 'cli-progress';
 import { stringMap } from './support/protocol-strings.js';
 
-// libpmem reads this when the addon loads (it is loaded lazily, on the first pool open below).
-process.env.PMEM_IS_PMEM_FORCE = '1';
-
 const { values: args } = parseArgs({
   options: {
     rows: { type: 'string', default: '1000000' },
     repeat: { type: 'string', default: '5' },
     batch: { type: 'string', default: '10000' },
     'pool-size': { type: 'string' },
-    dir: { type: 'string', default: existsSync('/dev/shm') ? '/dev/shm' : tmpdir() },
+    dir: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    disk: { type: 'boolean', default: false },
   },
 });
+const DISK = args.disk;
+args.dir ??= !DISK && existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+// libpmem reads this when the addon loads (it is loaded lazily, on the first pool open below).
+process.env.PMEM_IS_PMEM_FORCE = DISK ? '0' : '1';
+
+/** How the server before a start ended: a clean stop, a SIGKILL, or a SIGKILL and a power cut (a new boot id). */
+type Restart = 'clean' | 'SIGKILL' | 'power cut';
+let bootId = randomUUID();
 const ROWS = Number(args.rows);
 const REPEAT = Math.max(1, Number(args.repeat));
 const BATCH = Number(args.batch);
@@ -161,6 +172,12 @@ interface Started {
 }
 
 async function startServer(dataDir: string, extra: string[] = []): Promise<Started & { spawnedAt: number }> {
+  const env = {
+    ...process.env,
+    PMEM_IS_PMEM_FORCE: DISK ? '0' : '1',
+    PMEMCQL_LOG_LEVEL: 'info',
+    ...(DISK ? { PMEMCQL_BOOT_ID: bootId } : {}),
+  };
   const port = await freePort();
   const metricsPort = await freePort();
   const spawnedAt = performance.now();
@@ -180,7 +197,7 @@ async function startServer(dataDir: string, extra: string[] = []): Promise<Start
       String(metricsPort),
       ...extra,
     ],
-    { env: { ...process.env, PMEM_IS_PMEM_FORCE: '1', PMEMCQL_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
   child.stdout!.on('data', (d) => {
@@ -193,16 +210,18 @@ async function startServer(dataDir: string, extra: string[] = []): Promise<Start
   return { child, port, metricsPort, output: () => out, exited, spawnedAt };
 }
 
-async function stopServer(s: Started): Promise<void> {
-  if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
+async function stopServer(s: Started, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+  if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill(signal);
   const code = await s.exited;
-  if (code !== 0) throw new Error(`server exited with ${code}:\n${s.output()}`);
+  if (signal === 'SIGTERM' && code !== 0) throw new Error(`server exited with ${code}:\n${s.output()}`);
 }
 
 interface Measured {
   firstAnswerMs: number;
   readyMs: number | undefined;
   poolOpenMs: number | undefined;
+  /** Journaled pools: what the open did (opened, rebuilt). */
+  poolOpen: string | undefined;
   /** How the server loaded its code (its "ready" line): 'bundle' (dist/server-bundle/) or 'modules'. */
   build: string | undefined;
   heapUsed: number;
@@ -210,7 +229,12 @@ interface Measured {
   poolUsed: number;
 }
 
-async function measureStart(dataDir: string, probe: { key: string; value: Buffer } | undefined): Promise<Measured> {
+/** A start on `dataDir`, its server then ended as `next` says (what the following start restarts from). */
+async function measureStart(
+  dataDir: string,
+  probe: { key: string; value: Buffer } | undefined,
+  next: Restart = 'clean',
+): Promise<Measured> {
   const s = await startServer(dataDir);
   let readyAt: number | undefined;
   const onData = () => {
@@ -231,7 +255,9 @@ async function measureStart(dataDir: string, probe: { key: string; value: Buffer
       .output()
       .split('\n')
       .find((l) => l.includes('"msg":"ready"'));
-    const readyLine = line ? (JSON.parse(line) as { pool_open_ms?: number; build?: string }) : undefined;
+    const readyLine = line
+      ? (JSON.parse(line) as { pool_open_ms?: number; pool_open?: string; build?: string })
+      : undefined;
     const poolOpenMs = readyLine?.pool_open_ms;
     const metrics = await (await fetch(`http://127.0.0.1:${s.metricsPort}/metrics`)).text();
     const metric = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics)?.[1]);
@@ -239,13 +265,15 @@ async function measureStart(dataDir: string, probe: { key: string; value: Buffer
       firstAnswerMs: answeredAt - s.spawnedAt,
       readyMs: readyAt === undefined ? undefined : readyAt - s.spawnedAt,
       poolOpenMs,
+      poolOpen: readyLine?.pool_open,
       build: readyLine?.build,
       heapUsed: metric('nodejs_heap_size_used_bytes'),
       rss: metric('process_resident_memory_bytes'),
       poolUsed: Number(/^pmemcql_pool_bytes\{kind="used"\} (\S+)$/m.exec(metrics)?.[1]),
     };
   } finally {
-    await stopServer(s);
+    await stopServer(s, next === 'clean' ? 'SIGTERM' : 'SIGKILL');
+    if (next === 'power cut') bootId = randomUUID();
   }
 }
 
@@ -254,9 +282,11 @@ async function measureStart(dataDir: string, probe: { key: string; value: Buffer
 async function load(poolPath: string, from: number, to: number): Promise<void> {
   const { StorageEngine } = await import('../storage/storage-engine.js');
   const { NO_DELETION_TIME, NO_TTL } = await import('../storage/mutation.js');
+  if (DISK) process.env.PMEMCQL_BOOT_ID = bootId; // the boot the servers run in
   const engine = StorageEngine.open({ path: poolPath });
   try {
-    if (engine.info.mode !== 'emulated') throw new Error(`pool mode ${engine.info.mode}, expected emulated`);
+    const mode = DISK ? 'disk' : 'emulated';
+    if (engine.info.mode !== mode) throw new Error(`pool mode ${engine.info.mode}, expected ${mode}`);
     const ks = engine.catalogGet('ks/bench');
     if (!ks) throw new Error('keyspace bench is not in the catalog');
     const schema = JSON.parse(ks.toString('utf8')) as {
@@ -319,7 +349,7 @@ const dataDir = mkdtempSync(join(args.dir, 'pmemcql-restart-'));
 const poolPath = join(dataDir, 'pmemcql.pool');
 const load0 = loadavg();
 const sizes = [...new Set([...(ROWS > 1_000_000 ? [1_000_000] : []), Math.max(1, ROWS)])];
-const results: { rows: number; label: string; runs: Measured[] }[] = [];
+const results: { rows: number; label: string; restart: Restart; runs: Measured[] }[] = [];
 try {
   // Two pools of the same size (fixed at creation), each with the schema made through CQL: one stays empty,
   // the other gets the rows. Their starts alternate, so the machine's load drifts over both alike.
@@ -335,21 +365,34 @@ try {
   for (const rows of sizes) {
     await load(poolPath, loaded, rows);
     loaded = rows;
-    const empty: Measured[] = [];
-    const full: Measured[] = [];
-    for (let r = 0; r < REPEAT; r++) {
-      const i = Math.floor(Math.random() * rows);
-      full.push(await measureStart(dataDir, { key: key(i), value: valueOf(i) }));
-      empty.push(await measureStart(emptyDir, undefined));
+    // Journaled: the start after a clean stop, after a SIGKILL, after a power cut (the previous start ends so).
+    const kinds: Restart[] = DISK ? ['clean', 'SIGKILL', 'power cut'] : ['clean'];
+    for (const restart of kinds) {
+      const empty: Measured[] = [];
+      const full: Measured[] = [];
+      const probe = () => {
+        const i = Math.floor(Math.random() * rows);
+        return { key: key(i), value: valueOf(i) };
+      };
+      // One start that ends as `restart` says, then the measured ones, each ending the same way.
+      await measureStart(dataDir, probe(), restart);
+      await measureStart(emptyDir, undefined, restart);
+      for (let r = 0; r < REPEAT; r++) {
+        full.push(await measureStart(dataDir, probe(), restart));
+        empty.push(await measureStart(emptyDir, undefined, restart));
+      }
+      // Leave both pools cleanly closed for the next kind of restart.
+      await measureStart(dataDir, probe(), 'clean');
+      await measureStart(emptyDir, undefined, 'clean');
+      results.push(
+        { rows: 0, label: `0 (alternating with ${rows.toLocaleString('en-US')})`, restart, runs: empty },
+        { rows, label: rows.toLocaleString('en-US'), restart, runs: full },
+      );
+      process.stderr.write(
+        `${rows} rows, after ${restart}: ${full.map((m) => m.firstAnswerMs.toFixed(0)).join(', ')} ms to the first ` +
+          `answer; empty: ${empty.map((m) => m.firstAnswerMs.toFixed(0)).join(', ')} ms\n`,
+      );
     }
-    results.push(
-      { rows: 0, label: `0 (alternating with ${rows.toLocaleString('en-US')})`, runs: empty },
-      { rows, label: rows.toLocaleString('en-US'), runs: full },
-    );
-    process.stderr.write(
-      `${rows} rows: ${full.map((m) => m.firstAnswerMs.toFixed(0)).join(', ')} ms to the first answer; ` +
-        `empty: ${empty.map((m) => m.firstAnswerMs.toFixed(0)).join(', ')} ms\n`,
-    );
   }
 } finally {
   if (!args.keep) {
@@ -365,20 +408,21 @@ const mib = (x: number) => (Number.isNaN(x) ? '-' : (x / 2 ** 20).toFixed(1));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
 console.log(
-  `node ${process.version}, ${cpus().length} × ${cpuModel}; pool ${args.dir} (emulated pmem), ` +
+  `node ${process.version}, ${cpus().length} × ${cpuModel}; pool ${args.dir} (${DISK ? 'journaled disk pool, commitlog_sync periodic' : 'emulated pmem'}), ` +
     `pool_size ${(POOL_SIZE / 2 ** 30).toFixed(0)} GiB, ${VALUE}-byte values, 17-byte text keys; ` +
     `load average ${load0.map((x) => x.toFixed(2)).join(' ')} before, ${load1.map((x) => x.toFixed(2)).join(' ')} after`,
 );
 console.log('');
 console.log(
-  '| rows | pool used MiB | spawn → first answer ms (each run) | median | spawn → "ready" ms | pool open ms | JS heap used MiB | RSS MiB |',
+  '| rows | restart after | pool used MiB | spawn → first answer ms (each run) | median | spawn → "ready" ms | pool open ms | pool_open | JS heap used MiB | RSS MiB |',
 );
-console.log('| --- | ---: | --- | ---: | --- | --- | --- | --- |');
+console.log('| --- | --- | ---: | --- | ---: | --- | --- | --- | --- | --- |');
 for (const r of results) {
   const first = r.runs.map((m) => m.firstAnswerMs);
   console.log(
-    `| ${r.label} | ${mib(r.runs[0]!.poolUsed)} | ${first.map(ms).join(', ')} | ${ms(median(first))} | ` +
+    `| ${r.label} | ${r.restart} | ${mib(r.runs[0]!.poolUsed)} | ${first.map(ms).join(', ')} | ${ms(median(first))} | ` +
       `${r.runs.map((m) => ms(m.readyMs)).join(', ')} | ${r.runs.map((m) => m.poolOpenMs ?? '-').join(', ')} | ` +
+      `${[...new Set(r.runs.map((m) => m.poolOpen ?? '-'))].join(', ')} | ` +
       `${r.runs.map((m) => mib(m.heapUsed)).join(', ')} | ${r.runs.map((m) => mib(m.rss)).join(', ')} |`,
   );
 }

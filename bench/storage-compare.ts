@@ -6,11 +6,12 @@
 // Two settings:
 //   tmpfs  - files in /dev/shm: our pool in emulated pmem mode (PMEM_IS_PMEM_FORCE=1), LMDB with noSync,
 //            SQLite WAL with synchronous=OFF. All survive a process crash, none a reboot.
-//   disk   - files in the temp dir on the real disk: our pool in disk mode (msync-ranges, the default, and
-//            PMEMCQL_DISK_SYNC=commit and =journal, whose working pool goes to a /dev/shm directory of its own), LMDB with its default sync (overlappingSync off, so a commit
-//            returns after its fsync), SQLite WAL with synchronous=FULL (fsync per commit) and NORMAL.
-// Every engine/setting runs in its own child process (libpmemobj reads PMEM_IS_PMEM_FORCE and the sync
-// policy once per process), started one after the other; the parent prints a markdown table.
+//   disk   - files in the temp dir on the real disk: our pool journaled under commitlog_sync periodic (the default:
+//            a commit returns once its journal record is written, an fdatasync every 10 s) and batch (each
+//            commit waits for its fdatasync, blockUntilDurable), LMDB with its default sync (overlappingSync off,
+//            so a commit returns after its fsync), SQLite WAL with synchronous=FULL (fsync per commit) and NORMAL.
+// Every engine/setting runs in its own child process (libpmem reads PMEM_IS_PMEM_FORCE once per process),
+// started one after the other; the parent prints a markdown table.
 //
 //   npx tsc -p tsconfig.json && node dist/bench/storage-compare.js [--rows 1000000] [--disk-rows 20000]
 //     [--batch 1000] [--only tmpfs|disk] [--shm-dir /dev/shm] [--disk-dir $TMPDIR] [--disk-seconds 10]
@@ -41,6 +42,8 @@ interface RunSpec {
   env: Record<string, string | undefined>;
   /** SQLite synchronous pragma. */
   synchronous?: 'OFF' | 'NORMAL' | 'FULL';
+  /** Our pool's commitlog_sync on disk. */
+  commitLogSync?: 'periodic' | 'batch';
 }
 
 const RUNS: RunSpec[] = [
@@ -50,7 +53,7 @@ const RUNS: RunSpec[] = [
     setting: 'tmpfs',
     label: 'pmemcql pool, emulated pmem',
     durability: 'process crash (cache flushes)',
-    env: { PMEM_IS_PMEM_FORCE: '1', PMEMCQL_DISK_SYNC: undefined },
+    env: { PMEM_IS_PMEM_FORCE: '1' },
   },
   {
     id: 'lmdb-tmpfs',
@@ -70,28 +73,22 @@ const RUNS: RunSpec[] = [
     synchronous: 'OFF',
   },
   {
-    id: 'pmemcql-disk-ranges',
+    id: 'pmemcql-disk-periodic',
     engine: 'pmemcql',
     setting: 'disk',
-    label: 'pmemcql pool, disk, msync-ranges (default)',
-    durability: 'power loss at any moment',
-    env: { PMEM_IS_PMEM_FORCE: undefined, PMEMCQL_DISK_SYNC: undefined },
+    label: 'pmemcql pool, disk, commitlog_sync periodic (default)',
+    durability: 'process crash at once; power loss: the last period (10 s)',
+    env: { PMEM_IS_PMEM_FORCE: undefined },
+    commitLogSync: 'periodic',
   },
   {
-    id: 'pmemcql-disk-commit',
+    id: 'pmemcql-disk-batch',
     engine: 'pmemcql',
     setting: 'disk',
-    label: 'pmemcql pool, disk, PMEMCQL_DISK_SYNC=commit',
-    durability: 'power loss between batches',
-    env: { PMEM_IS_PMEM_FORCE: undefined, PMEMCQL_DISK_SYNC: 'commit' },
-  },
-  {
-    id: 'pmemcql-disk-journal',
-    engine: 'pmemcql',
-    setting: 'disk',
-    label: 'pmemcql pool, disk, PMEMCQL_DISK_SYNC=journal',
+    label: 'pmemcql pool, disk, commitlog_sync batch',
     durability: 'power loss at any moment',
-    env: { PMEM_IS_PMEM_FORCE: undefined, PMEMCQL_DISK_SYNC: 'journal' },
+    env: { PMEM_IS_PMEM_FORCE: undefined },
+    commitLogSync: 'batch',
   },
   {
     id: 'lmdb-disk',
@@ -237,7 +234,7 @@ function parent(): void {
       `| engine | survives | rows | put/s | get/s | get/s, ${GET_BATCH} keys per call | scan rows/s | bytes/row | ours÷theirs: put | get | batched get | scan |`,
     );
     console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-    const base = setting === 'tmpfs' ? ours : group.find((g) => g.id === 'pmemcql-disk-ranges');
+    const base = setting === 'tmpfs' ? ours : group.find((g) => g.id === 'pmemcql-disk-periodic');
     for (const r of group) {
       const spec = RUNS.find((s) => s.id === r.id)!;
       const both = (p: Phase) => `${fmt(rate(p))} (${fmt(cpuRate(p))})`;
@@ -264,12 +261,12 @@ function parent(): void {
       'Rates per wall second (per CPU second of the process in parentheses); ratios > 1 mean ours is faster.',
     );
     if (setting === 'disk') {
-      for (const id of ['pmemcql-disk-commit', 'pmemcql-disk-journal']) {
+      for (const id of ['pmemcql-disk-batch']) {
         const commit = group.find((g) => g.id === id);
         if (!commit) continue;
         console.log('');
         console.log(
-          `ratios in the disk table are against msync-ranges (the default); ${id === 'pmemcql-disk-commit' ? 'msync-commit' : 'journal'} vs the others, put/s: ` +
+          'ratios in the disk table are against commitlog_sync periodic (the default); batch vs the others, put/s: ' +
             group
               .filter((g) => !g.id.startsWith('pmemcql'))
               .map((g) => `${g.id} ${ratio(rate(commit.put), rate(g.put))}`)
@@ -355,10 +352,6 @@ async function runChild(spec: RunSpec): Promise<ChildResult> {
   const base = spec.setting === 'tmpfs' ? args['shm-dir']! : args['disk-dir']!;
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, `pmemcql-compare-${spec.id}-`));
-  // The journal policy's working pool lives in /dev/shm: in a directory of this run's own, removed below.
-  const shmDir =
-    spec.env.PMEMCQL_DISK_SYNC === 'journal' ? mkdtempSync(join(args['shm-dir']!, 'pmemcql-compare-')) : '';
-  if (shmDir) process.env.PMEMCQL_JOURNAL_SHM_DIR = shmDir;
   const { key, value } = makeKeys(rows);
   let note = '';
   try {
@@ -407,7 +400,6 @@ async function runChild(spec: RunSpec): Promise<ChildResult> {
     return { id: spec.id, rows: n, put, get, getBatch, scan, bytes, note };
   } finally {
     rmSync(dir, { recursive: true, force: true });
-    if (shmDir) rmSync(shmDir, { recursive: true, force: true });
   }
 }
 
@@ -428,7 +420,11 @@ async function openStore(
   if (spec.engine === 'pmemcql') {
     // Loaded here, after the parent set the environment the addon reads at load time.
     const { openPool } = await import('../storage/native-binding.js');
-    const pool = openPool({ path: join(dir, 'bench.pool'), size: Math.max(1 << 30, rows * 600) });
+    const pool = openPool({
+      path: join(dir, 'bench.pool'),
+      size: Math.max(1 << 30, rows * 600),
+      commitLog: { sync: spec.commitLogSync ?? 'periodic' },
+    });
     const expected = spec.setting === 'tmpfs' ? 'emulated' : 'disk';
     if (pool.info.mode !== expected) throw new Error(`${spec.id}: pool mode ${pool.info.mode}, expected ${expected}`);
     setNote(`mode ${pool.info.mode}, sync ${pool.info.sync}`);
@@ -438,6 +434,8 @@ async function openStore(
         const b = pool.batch();
         for (let i = from; i < to; i++) b.put(root, key(i), value(i));
         pool.apply(b);
+        // batch: the commit returns once its fdatasync did (0, nothing to wait for, elsewhere).
+        pool.blockUntilDurable(pool.commitTicket());
       },
       get: (i) => check(pool.get(root, key(i)), i),
       getBatch(order, from, to) {

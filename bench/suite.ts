@@ -169,6 +169,13 @@ async function main(): Promise<void> {
     id: 'restart-time',
     text: `## Restart time vs data size\n\n${child('restart-time.js', ['--rows', quick ? '5000' : '1000000'])}`,
   });
+  sections.push({
+    id: 'commitlog',
+    text: `## Durability policies (commitlog_sync) against Cassandra\n\n${child(
+      'commitlog-throughput.js',
+      quick ? ['--ops', '4000', '--warmup', '2000', '--single-ops', '500', '--pool-size', '1GiB'] : [],
+    )}`,
+  });
 
   finish(sections);
 }

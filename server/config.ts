@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_USER_FUNCTION_SETTINGS, type UserFunctionSettings } from '../cql/functions/user-function-settings.js';
+import type { CommitLogOptions, CommitLogSync } from '../storage/native-pool.js';
 
 /** The YAML parser, required only when a configuration file is given (it is a sizeable module to load at start-up). */
 function parseYaml(text: string): unknown {
@@ -40,13 +41,16 @@ export interface ServerConfig {
   log_level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
   /** Prometheus endpoint port (/metrics, /ready); -1 disables it. */
   metrics_port: number;
-  /**
-   * disk mode only: 'ranges' (msync every undo-log range: survives power loss at any moment) or
-   * 'commit' (one msync per group commit: much faster; a power loss during a commit can tear the pool) or
-   * 'journal' (pool in /dev/shm + a redo journal with one fdatasync per group commit: fast and power-safe;
-   * needs pool_size of free /dev/shm). PMEMCQL_DISK_SYNC=commit|journal in the environment does the same.
-   */
-  disk_sync: 'ranges' | 'commit' | 'journal';
+  // ---- commit log (Cassandra's names and units; see the block "commitlog_sync" below)
+  /** When a write to a disk pool is acknowledged and when it is power-safe (storage/native-pool.ts CommitLogSync). */
+  commitlog_sync: CommitLogSync;
+  /** periodic: fdatasync of the journal at least this often, ms. undefined: not set (10000ms). */
+  commitlog_sync_period: number | undefined;
+  /** group: at most one fdatasync per window, ms. undefined: not set (DEFAULT_GROUP_WINDOW_MS). */
+  commitlog_sync_group_window: number | undefined;
+  /** periodic: once the last sync started this long ago, writes wait for the next one, ms. undefined: 1.5 x period. */
+  periodic_commitlog_sync_lag_block: number | undefined;
+  // ---- end commit log
   /** Client TLS (issue 6), as Cassandra's client_encryption_options with PEM files. */
   client_encryption_options: ClientEncryptionOptions;
   // ---- user-defined functions (Cassandra 5.0's names; docs/user-defined-functions.md)
@@ -140,6 +144,94 @@ function parseClientEncryption(v: unknown): ClientEncryptionOptions {
 }
 // ---- end client_encryption_options
 
+// ---- commitlog_sync: Cassandra's commit log vocabulary for the journal of disk pools (docs/storage-native.md,
+// "Durability of disk pools"). Durations as Cassandra writes them ("10000ms", "10s"; milliseconds at least), the
+// pre-4.1 `_in_ms` names as plain integers; combinations Cassandra refuses are refused here too.
+
+/** commitlog_sync_period when not set: Cassandra's. */
+export const DEFAULT_SYNC_PERIOD_MS = 10_000;
+/**
+ * commitlog_sync_group_window when not set. Cassandra's yaml suggests 1000ms, which caps a client with 64 writes in
+ * flight at 64 writes/s; an fdatasync costs ~0.2 ms here, so one per millisecond keeps the disk well below busy
+ * while a write waits half a millisecond for its sync on average (docs/storage-native.md).
+ */
+export const DEFAULT_GROUP_WINDOW_MS = 1;
+
+const DURATION = /^(\d+)(d|h|m|s|ms|us|µs|ns)$/;
+const DURATION_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000, ms: 1 };
+
+/** A Cassandra duration with milliseconds as the smallest unit ("10000ms", "10s", "1m"), in ms. */
+function parseDurationMs(key: string, v: unknown): number {
+  const m = typeof v === 'string' ? DURATION.exec(v) : null;
+  const unit = m ? DURATION_MS[m[2]!] : undefined;
+  if (!m || unit === undefined) {
+    throw new ConfigError(
+      key,
+      `expected a duration such as "10000ms" or "10s" (units ms, s, m, h, d; a number needs its unit), got ${JSON.stringify(v)}`,
+    );
+  }
+  const ms = Number(m[1]) * unit;
+  if (ms > 2 ** 31 - 1) throw new ConfigError(key, `${String(v)} is more than 2147483647ms`);
+  return ms;
+}
+
+/** The pre-4.1 names (`commitlog_sync_period_in_ms: 10000`): an integer number of milliseconds. */
+function parseLegacyMs(key: string, v: unknown): number {
+  return parseInteger(key, v, 0, 2 ** 31 - 1);
+}
+
+/** Settings accepted under another name, or refused with a message naming their replacement. */
+const COMMIT_LOG_ALIASES: Record<string, Setter> = {
+  commitlog_sync_period_in_ms: (c, v) => {
+    c.commitlog_sync_period = parseLegacyMs('commitlog_sync_period_in_ms', v);
+  },
+  commitlog_sync_group_window_in_ms: (c, v) => {
+    c.commitlog_sync_group_window = parseLegacyMs('commitlog_sync_group_window_in_ms', v);
+  },
+  periodic_commitlog_sync_lag_block_in_ms: (c, v) => {
+    c.periodic_commitlog_sync_lag_block = parseLegacyMs('periodic_commitlog_sync_lag_block_in_ms', v);
+  },
+  disk_sync: (_c, v) => {
+    throw new ConfigError(
+      'disk_sync',
+      `was replaced by commitlog_sync (got ${JSON.stringify(v)}): commitlog_sync: batch acknowledges a write once it ` +
+        'is on disk (as disk_sync ranges and journal did), periodic (the default) once it is safe from a process ' +
+        'crash, power-safe within commitlog_sync_period (as disk_sync commit, but without tearing the pool)',
+    );
+  },
+};
+
+/** Cross-checks of the commit log settings, as Cassandra's DatabaseDescriptor makes them. */
+function checkCommitLog(c: ServerConfig): void {
+  if (c.commitlog_sync === 'batch' && c.commitlog_sync_period !== undefined) {
+    throw new ConfigError('commitlog_sync_period', 'Batch sync specified, but commitlog_sync_period found');
+  }
+  if (c.commitlog_sync === 'group' && c.commitlog_sync_period !== undefined) {
+    throw new ConfigError(
+      'commitlog_sync_period',
+      'Group sync specified, but commitlog_sync_period found. Only specify commitlog_sync_group_window when using group sync',
+    );
+  }
+  if (c.commitlog_sync === 'group' && c.commitlog_sync_group_window === 0) {
+    throw new ConfigError('commitlog_sync_group_window', 'must be positive with commitlog_sync: group');
+  }
+  if (c.commitlog_sync === 'periodic' && c.commitlog_sync_period === 0) {
+    throw new ConfigError('commitlog_sync_period', 'must be positive with commitlog_sync: periodic');
+  }
+}
+
+/** The commit log settings in force, defaults filled in. */
+export function commitLogOptions(c: ServerConfig): CommitLogOptions {
+  const periodMs = c.commitlog_sync_period ?? DEFAULT_SYNC_PERIOD_MS;
+  return {
+    sync: c.commitlog_sync,
+    periodMs,
+    groupWindowMs: c.commitlog_sync_group_window ?? DEFAULT_GROUP_WINDOW_MS,
+    lagBlockMs: c.periodic_commitlog_sync_lag_block ?? Math.round(periodMs * 1.5),
+  };
+}
+// ---- end commitlog_sync
+
 export const DEFAULT_CONFIG: ServerConfig = {
   cluster_name: 'Test Cluster',
   listen_address: '127.0.0.1',
@@ -161,7 +253,10 @@ export const DEFAULT_CONFIG: ServerConfig = {
   native_transport_max_request_data_in_flight_per_ip: 64 * 1024 * 1024,
   log_level: 'info',
   metrics_port: 9180,
-  disk_sync: 'ranges',
+  commitlog_sync: 'periodic',
+  commitlog_sync_period: undefined,
+  commitlog_sync_group_window: undefined,
+  periodic_commitlog_sync_lag_block: undefined,
   client_encryption_options: DEFAULT_CLIENT_ENCRYPTION_OPTIONS,
   user_defined_functions_enabled: DEFAULT_USER_FUNCTION_SETTINGS.enabled,
   scripted_user_defined_functions_enabled: DEFAULT_USER_FUNCTION_SETTINGS.scriptedEnabled,
@@ -349,8 +444,17 @@ const SETTERS: Record<keyof ServerConfig, Setter> = {
       v,
     );
   },
-  disk_sync: (c, v) => {
-    c.disk_sync = parseChoice('disk_sync', v, ['ranges', 'commit', 'journal'] as const);
+  commitlog_sync: (c, v) => {
+    c.commitlog_sync = parseChoice('commitlog_sync', v, ['periodic', 'group', 'batch'] as const);
+  },
+  commitlog_sync_period: (c, v) => {
+    c.commitlog_sync_period = parseDurationMs('commitlog_sync_period', v);
+  },
+  commitlog_sync_group_window: (c, v) => {
+    c.commitlog_sync_group_window = parseDurationMs('commitlog_sync_group_window', v);
+  },
+  periodic_commitlog_sync_lag_block: (c, v) => {
+    c.periodic_commitlog_sync_lag_block = parseDurationMs('periodic_commitlog_sync_lag_block', v);
   },
   metrics_port: (c, v) => {
     c.metrics_port = parseInteger('metrics_port', v, -1, 65535);
@@ -400,7 +504,7 @@ export function applySettings(config: ServerConfig, settings: Record<string, unk
     const renamed = RENAMED[given];
     const key = renamed?.name ?? given;
     const value = renamed?.convert ? renamed.convert(raw) : raw;
-    const setter = SETTERS[key as keyof ServerConfig];
+    const setter = SETTERS[key as keyof ServerConfig] ?? COMMIT_LOG_ALIASES[given];
     if (!setter) throw new ConfigError(given, `unknown setting (in ${origin})`);
     setter(config, value);
   }
@@ -444,13 +548,14 @@ export function loadConfig(sources: ConfigSources = {}): ServerConfig {
   }
   const env = sources.env ?? {};
   const fromEnv: Record<string, unknown> = {};
-  for (const key of [...Object.keys(SETTERS), ...Object.keys(RENAMED)]) {
+  for (const key of [...Object.keys(SETTERS), ...Object.keys(RENAMED), ...Object.keys(COMMIT_LOG_ALIASES)]) {
     const v = env[`PMEMCQL_${key.toUpperCase()}`];
     if (v !== undefined) fromEnv[key] = key === 'data_file_directories' ? v.split(',') : v;
   }
   applySettings(config, fromEnv, 'environment');
   applySettings(config, sources.flags ?? {}, 'command line');
   if (!config.rpc_address) config.rpc_address = config.listen_address;
+  checkCommitLog(config);
   if (config.user_defined_functions_warn_timeout > config.user_defined_functions_fail_timeout)
     throw new ConfigError(
       'user_defined_functions_warn_timeout',

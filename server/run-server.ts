@@ -30,11 +30,13 @@ import { clientRows } from './client-rows.js';
 import {
   advertisedRpcAddress,
   ConfigError,
+  commitLogOptions,
   loadConfig,
   poolPath,
   type ServerConfig,
   userFunctionSettings,
 } from './config.js';
+import { durabilityFields, logPoolRecovery } from './durability-log.js';
 import { HandlerSlot } from './handler-slot.js';
 import { heapFloorMb } from './heap-floor.js';
 import { createLogger } from './logger.js';
@@ -113,8 +115,6 @@ export async function runServer(build: ServerBuild): Promise<void> {
   const path = poolPath(config);
   mkdirSync(dirname(path), { recursive: true });
 
-  // The addon reads the disk sync policy when it loads (before the first pool opens).
-  if (config.disk_sync === 'commit' || config.disk_sync === 'journal') process.env.PMEMCQL_DISK_SYNC = config.disk_sync;
   const twinOptions = twinOptionsFromEnv(process.env);
   // PMEMCQL_IDLE_THREADS=off (read with the twin's options: it switches the flush thread too) keeps them all as is.
   const background = twinOptions.flushThreadIdle === false ? undefined : idleBackgroundThreads();
@@ -133,8 +133,20 @@ export async function runServer(build: ServerBuild): Promise<void> {
         })
       : undefined;
   const openStart = performance.now();
-  const storage = StorageEngine.open({ path, size: config.pool_size, twin: twinOptions });
+  const commitLog = commitLogOptions(config);
+  const storage = StorageEngine.open({
+    path,
+    size: config.pool_size,
+    twin: twinOptions,
+    commitLog,
+    onOpenProgress: (step, done, total) =>
+      logger.info(
+        { pool: path, step, done_mib: Math.round(done / 2 ** 20), of_mib: Math.round(total / 2 ** 20) },
+        'opening pool',
+      ),
+  });
   const openMs = performance.now() - openStart;
+  logPoolRecovery(logger, storage.info);
   // Page faults on the pool cost the event loop's writes ~15 µs each on a VM (docs/storage-native.md, "Prefault");
   // PMEMCQL_PREFAULT=off leaves them to the writes.
   const prefault = process.env.PMEMCQL_PREFAULT !== 'off' && storage.startPrefault(background !== undefined);
@@ -165,6 +177,10 @@ export async function runServer(build: ServerBuild): Promise<void> {
     clients,
     settings: () => ({
       ...config,
+      // The durations in force, written as Cassandra shows them.
+      commitlog_sync_period: `${commitLog.periodMs}ms`,
+      commitlog_sync_group_window: `${commitLog.groupWindowMs}ms`,
+      periodic_commitlog_sync_lag_block: `${commitLog.lagBlockMs}ms`,
       client_encryption_options: { ...config.client_encryption_options, keystore_password: undefined },
     }),
     sizeEstimates: () => sizeEstimateRows(catalog, storage, node.tokens),
@@ -300,8 +316,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
       protocol_versions: PROTOCOL_VERSIONS,
       pool: info.path,
       mode: info.mode,
-      sync: info.sync,
-      ...(info.workingFile === undefined ? {} : { working_pool: info.workingFile }),
+      ...durabilityFields(info),
       pool_size: info.size,
       pool_open_ms: Math.round(openMs * 10) / 10,
       prefault: prefault ? 'on' : 'off',

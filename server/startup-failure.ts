@@ -31,6 +31,7 @@ export function startupFailureMessage(e: unknown, portSetting = 'native_transpor
     case 'POOL_OPEN':
     case 'POOL_LAYOUT':
     case 'POOL_CORRUPT':
+    case 'POOL_IO': // a journaled pool's files could not be read, written or synced (a full disk, say)
     case 'NO_ADDON':
       return `cannot open the pool: ${String(err.message)}`;
     default:

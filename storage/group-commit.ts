@@ -1,9 +1,10 @@
 // Group commit: every write submitted during one event-loop turn is staged into ONE native WriteBatch and
-// applied with ONE pool.apply (one libpmemobj transaction, one msync in disk mode); then each submitter's
-// callback runs. (A turn staging more than MAX_TRANSACTION_BYTES takes several transactions, each holding
+// applied with ONE pool.apply (one libpmemobj transaction, one journal record on a disk pool); then each
+// submitter's callback runs — at once, or, where the commit log policy says a write is acknowledged only once it
+// is synced (commitlog_sync group / batch), when the journal sync covering the transaction completes. (A turn staging more than MAX_TRANSACTION_BYTES takes several transactions, each holding
 // whole ops.) Staging happens at flush time, in submission order, against committed data plus the batch's
 // own overlays, so two writes to one row in the same turn merge. Reads never see staged data: a write is
-// visible once its callback has run, which is also when its response may be sent.
+// visible once its transaction committed; its response may be sent once its callback has run.
 
 import { CommitContext } from './commit-context.js';
 import type { NativePool } from './native-pool.js';
@@ -74,6 +75,11 @@ export class GroupCommit {
     this.closed = true;
   }
 
+  /** The transaction holding `ops` is durable (or its sync failed: `err`). */
+  private finish(ops: readonly CommitOp[], err: Error | undefined): void {
+    for (const op of ops) op.done(err);
+  }
+
   private commitGroup(ops: CommitOp[]): void {
     let rest = ops;
     while (rest.length > 0) rest = this.commitPrefix(rest);
@@ -138,7 +144,9 @@ export class GroupCommit {
     } catch (e) {
       hookError = toError(e);
     }
-    for (const op of live) op.done(hookError);
+    const ticket = this.pool.commitTicket();
+    if (ticket === 0) for (const op of live) op.done(hookError);
+    else this.pool.whenDurable(ticket, (err) => this.finish(live, err ?? hookError));
     return rest;
   }
 }

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
   ChildRef,
-  DurabilityMode,
+  CommitLogOptions,
   MapHandle,
   NativePool,
   PoolInfo,
@@ -17,20 +17,21 @@ import type {
   WriteBatch,
 } from './native-pool.js';
 import { PoolError } from './native-pool.js';
+import { SyncWaiters } from './sync-waiters.js';
 
 /** Pool size used when a new pool file is created without one: 1 GiB (allocated up front by libpmemobj). */
 export const DEFAULT_POOL_SIZE = 1024 * 1024 * 1024;
 
-interface RawInfo {
-  path: string;
-  mode: DurabilityMode;
-  sync: DiskSync | 'flush';
-  workingFile?: string;
-  size: number;
-  used: number;
-  root: number;
-  layoutVersion: number;
+type RawInfo = PoolInfo & { root: number; layoutVersion: number };
+
+/** The commit log settings the addon takes at open, where its sync thread reports, and where a long open does. */
+interface RawCommitLog extends Partial<CommitLogOptions> {
+  onSynced(lsn: number, error: string | undefined): void;
+  onOpenProgress?: OpenProgress;
 }
+
+/** Told during long steps of an open (a rebuild copying the image, replaying the journal), about once a second. */
+export type OpenProgress = (step: string, done: number, total: number) => void;
 
 /** The addon's pool object; point reads are module functions taking its handle(). */
 interface RawPool {
@@ -45,8 +46,13 @@ interface RawPool {
     offset: number,
   ): number | Buffer;
   apply(batch: Buffer, length: number, ops: number): number[];
+  commitTicket(): number;
+  /** Whether the sync callback keeps the event loop alive (while writes wait for a sync). */
+  holdLoop(on: boolean): void;
+  blockUntilDurable(ticket: number): void;
   info(): RawInfo;
-  close(): void;
+  /** Syncs a journaled pool's journal and unmaps the pool; the final sync's error, if it failed. */
+  close(): string | undefined;
   startPrefault(idle: boolean): boolean;
   prefaulted(): number;
   setLayoutVersionForTest(version: number): void;
@@ -57,7 +63,7 @@ declare const rawHandle: unique symbol;
 type RawHandle = { readonly [rawHandle]: true };
 
 interface Addon {
-  NativePool: new (path: string, size: number, scratch: Buffer) => RawPool;
+  NativePool: new (path: string, size: number, scratch: Buffer, commitLog: RawCommitLog) => RawPool;
   get(pool: RawHandle, map: number, key: Buffer, offset: number): number | Buffer;
   getChild(pool: RawHandle, map: number, key: Buffer): number;
   count(pool: RawHandle, map: number): number;
@@ -74,8 +80,7 @@ interface Addon {
     lens: Int32Array,
   ): number;
   setErrorClass(ctor: typeof PoolError): void;
-  enableCommitSync(): boolean;
-  enableJournalSync(): boolean;
+  enableJournaling(): boolean;
   kahanSumF64(values: Float64Array, out: Float64Array): void;
   filterCompareF64(values: Float64Array, words: number, op: number, constant: number, out: Int32Array): void;
   setThreadScheduling(tid: number, idle: boolean): number;
@@ -107,30 +112,13 @@ function addonPath(): string {
 
 let addon: Addon | undefined;
 
-/**
- * How `disk` pools (not pmem, not PMEM_IS_PMEM_FORCE=1) make a commit durable, chosen per
- * process by PMEMCQL_DISK_SYNC before the first pool opens:
- * - 'msync-ranges' (default): libpmemobj msyncs each undo-log entry as it is written and the
- *   changed data is msynced once before the commit point. Survives power loss at any moment;
- *   costs about one disk write per changed node, so group commit helps little.
- * - 'msync-commit' (PMEMCQL_DISK_SYNC=commit): libpmemobj runs as on pmem (cache-line flushes
- *   only) and the whole pool is msynced once after each commit: one sync per apply(). Durable
- *   when apply() returns and safe against process crashes, but a power loss or OS crash during
- *   an apply() can leave a torn pool.
- * - 'journal' (PMEMCQL_DISK_SYNC=journal): the working pool lives in /dev/shm in pmem mode; each
- *   commit appends the ranges libpmemobj flushed to <data>/pmemcql.journal with one fdatasync,
- *   checkpointed into <data>/pmemcql.image. Power-safe with one device flush per apply(); costs
- *   the pool's size in RAM and a rebuild (image + journal) after a reboot.
- */
-export type DiskSync = 'msync-ranges' | 'msync-commit' | 'journal';
-
 function loadAddon(): Addon {
   if (!addon) {
     const loaded = createRequire(import.meta.url)(addonPath()) as Addon;
     loaded.setErrorClass(PoolError);
-    const sync = process.env.PMEMCQL_DISK_SYNC;
-    if (sync === 'commit') loaded.enableCommitSync();
-    else if (sync === 'journal') loaded.enableJournalSync();
+    // Before any pool opens: libpmemobj then treats mappings as persistent memory, and disk pools are journaled
+    // (not when PMEM_IS_PMEM_FORCE=1 asks for emulated persistent memory).
+    loaded.enableJournaling();
     addon = loaded;
   }
   return addon;
@@ -304,7 +292,14 @@ class Pool implements NativePool {
   // getManyEach's values: reused by every call (visitors read them in place, never keep them).
   private readonly visitBlock = Buffer.allocUnsafeSlow(64 * 1024);
 
-  constructor(addon: Addon, raw: RawPool, block: Buffer) {
+  private closed = false;
+
+  constructor(
+    addon: Addon,
+    raw: RawPool,
+    block: Buffer,
+    private readonly waiters: SyncWaiters,
+  ) {
     this.addon = addon;
     this.raw = raw;
     this.handle = raw.handle();
@@ -313,9 +308,7 @@ class Pool implements NativePool {
   }
 
   get info(): PoolInfo {
-    const i = this.raw.info();
-    const info: PoolInfo = { path: i.path, mode: i.mode, size: i.size, used: i.used, sync: i.sync };
-    if (i.workingFile !== undefined) info.workingFile = i.workingFile;
+    const { root: _root, layoutVersion: _version, ...info } = this.raw.info();
     return info;
   }
 
@@ -464,8 +457,26 @@ class Pool implements NativePool {
     return this.raw.apply(batch.buf, batch.length, batch.size);
   }
 
+  commitTicket(): number {
+    return this.raw.commitTicket();
+  }
+
+  blockUntilDurable(ticket: number): void {
+    if (ticket > 0 && !this.closed) this.raw.blockUntilDurable(ticket);
+  }
+
+  whenDurable(ticket: number, done: (err?: Error) => void): void {
+    if (this.closed) done();
+    else this.waiters.add(ticket, done);
+  }
+
   close(): void {
-    this.raw.close();
+    if (this.closed) return;
+    this.closed = true;
+    const error = this.raw.close();
+    this.waiters.releaseAll(
+      error === undefined ? undefined : new PoolError('POOL_IO', `${error}; the last writes may not be durable`),
+    );
   }
 
   startPrefault(idleThread: boolean): boolean {
@@ -477,7 +488,7 @@ class Pool implements NativePool {
   }
 
   /** How this pool makes commits durable ('flush' on pmem and in emulated mode). */
-  get sync(): DiskSync | 'flush' {
+  get sync(): PoolInfo['sync'] {
     return this.raw.info().sync;
   }
 
@@ -492,14 +503,40 @@ class Pool implements NativePool {
   }
 }
 
+/** commitlog_sync's defaults, as in Cassandra: periodic, fdatasync every 10 s. */
+export const DEFAULT_COMMIT_LOG: CommitLogOptions = {
+  sync: 'periodic',
+  periodMs: 10_000,
+  groupWindowMs: 1,
+  lagBlockMs: 15_000,
+};
+
 /**
- * Opens the pool file at `path`, creating it (sparse, `size` bytes, default 1 GiB) when absent.
- * Throws PoolError: POOL_LAYOUT (another layout or version), POOL_BUSY (open elsewhere),
- * POOL_OPEN, POOL_CORRUPT, BAD_OPTION.
+ * Opens the pool file at `path`, creating it (`size` bytes, default 1 GiB, allocated up front) when absent. A pool
+ * on a disk is journaled under `commitLog` (docs/storage-native.md, "Durability of disk pools"). Throws PoolError:
+ * POOL_LAYOUT (another layout or version), POOL_BUSY (open elsewhere), POOL_OPEN, POOL_CORRUPT, POOL_IO, BAD_OPTION.
  */
-export function openPool(options: { path: string; size?: number }): NativePool {
+export function openPool(options: {
+  path: string;
+  size?: number;
+  commitLog?: Partial<CommitLogOptions>;
+  onOpenProgress?: OpenProgress;
+}): NativePool {
+  if (process.env.PMEMCQL_DISK_SYNC !== undefined) {
+    throw new PoolError(
+      'BAD_OPTION',
+      'PMEMCQL_DISK_SYNC was replaced by commitlog_sync (PMEMCQL_COMMITLOG_SYNC): periodic, group or batch',
+    );
+  }
   const a = loadAddon();
   const block = Buffer.allocUnsafeSlow(VALUE_BLOCK_BYTES);
-  const raw = new a.NativePool(options.path, options.size ?? DEFAULT_POOL_SIZE, block);
-  return new Pool(a, raw, block);
+  const waiters = new SyncWaiters();
+  const raw = new a.NativePool(options.path, options.size ?? DEFAULT_POOL_SIZE, block, {
+    ...DEFAULT_COMMIT_LOG,
+    ...options.commitLog,
+    onSynced: (lsn, error) => waiters.synced(lsn, error),
+    ...(options.onOpenProgress ? { onOpenProgress: options.onOpenProgress } : {}),
+  });
+  waiters.onWaiting = (waiting) => raw.holdLoop(waiting);
+  return new Pool(a, raw, block, waiters);
 }

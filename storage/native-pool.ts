@@ -3,6 +3,52 @@
 
 export type DurabilityMode = 'pmem' | 'emulated' | 'disk';
 
+/**
+ * When a write to a disk pool counts as durable, in Cassandra's commitlog_sync words (docs/storage-native.md,
+ * "Durability of disk pools"): `periodic` acknowledges once the write is in the working pool and its journal record
+ * is written (safe against a process crash) and makes it power-safe within `periodMs`; `group` and `batch`
+ * acknowledge only after the fdatasync covering the write (group: at most one per `groupWindowMs`; batch: as soon as
+ * possible). Pools on persistent memory (and emulated ones) are durable at commit and ignore it.
+ */
+export type CommitLogSync = 'periodic' | 'group' | 'batch';
+
+export interface CommitLogOptions {
+  sync: CommitLogSync;
+  /** periodic: the journal is fdatasynced at least this often (commitlog_sync_period). */
+  periodMs: number;
+  /** group: at most one fdatasync per this window (commitlog_sync_group_window). */
+  groupWindowMs: number;
+  /** periodic: once the last completed sync started longer ago than this, writes wait for the next one. */
+  lagBlockMs: number;
+}
+
+/** What opening a journaled pool found and did (for the log). */
+export interface PoolRecovery {
+  /** created, opened (the working pool as it was), rebuilt (from image + journal), adopted, converted */
+  action: string;
+  reason?: string;
+  /** Torn or damaged journal records found (never applied), files ignored. */
+  problems: string[];
+  replayedRecords: number;
+  journalBytes: number;
+  ms: number;
+}
+
+export interface JournalStats {
+  /** Records written and, of them, durable. */
+  writtenLsn: number;
+  syncedLsn: number;
+  syncs: number;
+  checkpoints: number;
+  checkpointRunning: boolean;
+  /** Bytes in the journal files now. */
+  bytes: number;
+  lastSyncMs: number;
+  lastCheckpointMs: number;
+  syncError?: string;
+  checkpointError?: string;
+}
+
 /** A persistent map's handle: its offset inside the pool (stable across restarts). 0 = none. */
 export type MapHandle = number;
 
@@ -12,10 +58,15 @@ export interface PoolInfo {
   /** Bytes the pool can hold / holds now (approximate; from the allocator). */
   size: number;
   used: number;
-  /** How commits reach the medium: cache flushes (pmem/emulated), or the disk policy (PMEMCQL_DISK_SYNC). */
-  sync: 'flush' | 'msync-ranges' | 'msync-commit' | 'journal';
-  /** `journal` pools: the file actually mapped (the working pool in /dev/shm); `path` holds no file then. */
-  workingFile?: string;
+  /** How commits become durable: cache flushes (pmem, emulated), or a disk pool's commitlog_sync. */
+  sync: 'flush' | CommitLogSync;
+  /** Disk pools: the commit log settings in force (checkpointBytes: a journal file this long is checkpointed). */
+  commitLog?: { periodMs: number; groupWindowMs: number; lagBlockMs: number; checkpointBytes: number };
+  /** Disk pools: the checkpoint image and the two journal files. */
+  image?: string;
+  journalFiles?: string[];
+  recovery?: PoolRecovery;
+  journal?: JournalStats;
 }
 
 export interface ScanOptions {
@@ -105,9 +156,22 @@ export interface NativePool {
   /** Applies the batch; returns the handles of every ensureChild, in batch order. */
   apply(batch: WriteBatch): MapHandle[];
   /**
+   * After apply() or fill(): 0 when that write may be acknowledged now, else a ticket for whenDurable (a disk pool
+   * under commitlog_sync group or batch, or periodic with syncs lagging past lagBlockMs).
+   */
+  commitTicket(): number;
+  /** Calls `done` once the journal is durable through `ticket`; with an error when a sync failed. */
+  whenDurable(ticket: number, done: (err?: Error) => void): void;
+  /**
+   * Blocks this thread until the journal is durable through `ticket` (a sync starts at once, whatever the policy):
+   * for tools and benchmarks that write synchronously, never for a server's event loop. Throws on a failed sync.
+   */
+  blockUntilDurable(ticket: number): void;
+  /**
    * Starts a native thread that maps the pool's pages into the process ahead of the allocator (what is in use, a
-   * quarter more and 64 MiB), so that writes do not take page faults; `idleThread`: under SCHED_IDLE. Only where
-   * the pages stay in memory (pmem, emulated, a journal pool's working copy): false elsewhere.
+   * quarter more and 64 MiB), so that the event loop takes fewer page faults; `idleThread`: under SCHED_IDLE. For
+   * writing on pmem and emulated pools; for reading on a journaled disk pool (a page populated for writing would be
+   * written back to disk unchanged). Whether it runs.
    */
   startPrefault(idleThread: boolean): boolean;
   /** Bytes from the start of the pool mapped by startPrefault so far; -1 when it does not run. */

@@ -5,8 +5,8 @@
 import type { CommitContext } from './commit-context.js';
 import { GroupCommit } from './group-commit.js';
 import type { PartitionUpdate } from './mutation.js';
-import { openPool } from './native-binding.js';
-import type { MapHandle, NativePool, PoolInfo } from './native-pool.js';
+import { type OpenProgress, openPool } from './native-binding.js';
+import type { CommitLogOptions, MapHandle, NativePool, PoolInfo } from './native-pool.js';
 import { PoolError } from './native-pool.js';
 import {
   decodeTableMeta,
@@ -40,6 +40,10 @@ export interface StorageEngineOptions {
   path: string;
   /** Pool size in bytes when the file is created (default: the binding's). */
   size?: number;
+  /** When writes to a disk pool are durable (commitlog_sync; default periodic, 10 s). */
+  commitLog?: Partial<CommitLogOptions>;
+  /** Told during long steps of the open (rebuilding a disk pool's working copy). */
+  onOpenProgress?: OpenProgress;
   /** Arrow twin flush thresholds and background work (DESIGN §5). */
   twin?: Partial<TwinOptions>;
 }

@@ -1,8 +1,8 @@
-// The pool's prefault thread (native/src/pool-prefault.cc): where the pool's pages stay in memory it maps them
-// ahead of the allocator, so that writes on the event loop take no page faults; on disk it does not run. The
-// server says which in its ready line.
+// The pool's prefault thread (native/src/pool-prefault.cc): it maps the pool's pages ahead of the allocator, so that
+// the event loop takes fewer page faults; for writing where the pages stay in memory (emulated, pmem), for reading on
+// a journaled disk pool (whose dirty pages the kernel writes back). The server says whether it runs in its ready line.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,18 @@ pool.close();
 console.log(JSON.stringify({ started, before, used, after }));
 `;
 
+/** Resident and dirty KiB of this process's mapping of `file` (/proc/self/smaps). */
+function mappingOf(file: string): { rssKiB: number; dirtyKiB: number } {
+  const smaps = readFileSync('/proc/self/smaps', 'utf8').split('\n');
+  const at = smaps.findIndex((l) => l.endsWith(` ${file}`));
+  expect(at, `${file} is mapped`).toBeGreaterThanOrEqual(0);
+  const field = (name: string) => {
+    const line = smaps.slice(at + 1).find((l) => l.startsWith(`${name}:`))!;
+    return Number(line.split(/\s+/)[1]);
+  };
+  return { rssKiB: field('Rss'), dirtyKiB: field('Shared_Dirty') + field('Private_Dirty') };
+}
+
 describe('pool prefault', () => {
   it.skipIf(!shm)('maps an emulated pool ahead of what its allocator uses, and stops at close', () => {
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', child, join(dir, 'emulated.pool')], {
@@ -58,25 +70,39 @@ describe('pool prefault', () => {
     expect(out.after).toBeLessThanOrEqual(256 * MiB);
   });
 
-  it('does not run on a disk pool', () => {
+  it('maps a journaled disk pool for reading only: no page of the working pool is dirtied by it', async () => {
     const env = process.env.PMEM_IS_PMEM_FORCE;
-    // This process's pools are in disk mode unless the environment forces pmem (libpmem reads it once).
+    // This process's pools are journaled unless the environment forces pmem (libpmem reads it once).
     if (env === '1') return;
-    const pool = openPool({ path: join(dir, 'disk.pool'), size: 64 * MiB });
+    const diskDir = mkdtempSync(join(tmpdir(), 'pmemcql-prefault-disk-'));
+    const path = join(diskDir, 'pmemcql.pool');
     try {
-      expect(pool.info.mode).toBe('disk');
-      expect(pool.startPrefault(false)).toBe(false);
-      expect(pool.prefaulted()).toBe(-1);
+      openPool({ path, size: 128 * MiB }).close();
+      const pool = openPool({ path });
+      try {
+        expect(pool.info.mode).toBe('disk');
+        const before = mappingOf(path);
+        expect(pool.startPrefault(false)).toBe(true);
+        for (const until = Date.now() + 20_000; pool.prefaulted() < 64 * MiB && Date.now() < until; ) {
+          await new Promise((ok) => setTimeout(ok, 20));
+        }
+        expect(pool.prefaulted()).toBeGreaterThanOrEqual(64 * MiB);
+        const after = mappingOf(path);
+        expect(after.rssKiB - before.rssKiB, 'the pages are mapped').toBeGreaterThanOrEqual(60 * 1024);
+        expect(after.dirtyKiB - before.dirtyKiB, 'and not dirtied').toBeLessThan(1024);
+      } finally {
+        pool.close();
+      }
     } finally {
-      pool.close();
+      rmSync(diskDir, { recursive: true, force: true });
     }
   });
 
-  it('is in the server ready line: on for an emulated pool, off with PMEMCQL_PREFAULT=off and on disk', async () => {
+  it('is in the server ready line: on for emulated and disk pools, off with PMEMCQL_PREFAULT=off', async () => {
     const cases: [Record<string, string>, string, string][] = [
       ...(shm ? ([[{ PMEM_IS_PMEM_FORCE: '1' }, 'emulated', 'on']] as [Record<string, string>, string, string][]) : []),
       [{ PMEM_IS_PMEM_FORCE: '1', PMEMCQL_PREFAULT: 'off' }, 'emulated', 'off'],
-      [{ PMEM_IS_PMEM_FORCE: '0' }, 'disk', 'off'],
+      [{ PMEM_IS_PMEM_FORCE: '0' }, 'disk', 'on'],
     ];
     for (const [env, mode, prefault] of cases) {
       const server = await startServer({ env });

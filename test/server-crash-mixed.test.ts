@@ -1,6 +1,7 @@
-// Crash safety end to end under a mixed workload (issue 6, "Faults"): the real server (emulated pmem: pool on
-// /dev/shm, PMEM_IS_PMEM_FORCE=1; tiny Arrow twin flush thresholds so twins flush during the load) serves several
-// DataStax driver clients at once, each lane with its own keys, doing
+// Crash safety end to end under a mixed workload (issue 6, "Faults"): the real server (CRASH_SYNC picks the
+// durability: periodic, the default commitlog_sync, group or batch for a journaled pool in a directory on disk, or
+// emulated for pmem emulated on /dev/shm with PMEM_IS_PMEM_FORCE=1; tiny Arrow twin flush thresholds so twins flush
+// during the load) serves several DataStax driver clients at once, each lane with its own keys, doing
 //   - plain writes: prepared INSERTs / UPDATEs / DELETEs of cm.kv rows (every write a new version of its key),
 //   - logged BATCHes over 2-3 rows in two tables and up to three partitions (cm.bt1 twice, cm.bt2), each batch
 //     writing its unique batch id into every row it touches,
@@ -8,7 +9,7 @@
 //   - counter increments (single, and COUNTER BATCHes of two), on counters of their own and on a few counters every
 //     lane increments (CRASH_SHARED_COUNTERS=0 leaves the shared ones out),
 //   - now and then system_arrow.flush_now / compact_now,
-// and is killed with SIGKILL after a random 100-600 ms burst, CRASH_KILLS times (default 50; CRASH_KILLS=300 is the
+// and is killed with SIGKILL after a random 100-600 ms burst, CRASH_KILLS times (default 30; CRASH_KILLS=300 is the
 // long mode), always on the same data directory. After each restart (the pool must open) everything is read back
 // through the driver and checked against the model:
 //   - kv: every key holds the state of its last acknowledged statement (a version, or absent after a DELETE) or of
@@ -40,7 +41,9 @@ import { type ServerProcess, startServer } from './support/server-process.js';
 const root = resolve(import.meta.dirname, '..');
 const ready =
   existsSync(join(root, 'dist/server/main.js')) && existsSync(join(root, 'native/build/Release/pmemcql_native.node'));
-const KILLS = Number(process.env.CRASH_KILLS ?? 50);
+const KILLS = Number(process.env.CRASH_KILLS ?? 30);
+const SYNC = process.env.CRASH_SYNC ?? 'periodic';
+const EMULATED = SYNC === 'emulated';
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CLIENTS = 4;
 const LANES = 2; // concurrent statement chains per client
@@ -163,7 +166,7 @@ function hasPmempool(): boolean {
 }
 
 describe.skipIf(!ready)('server crash safety under a mixed workload (writes, batches, LWT, counters, deletes)', () => {
-  const base = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-crash-mixed-'));
+  const base = mkdtempSync(join(EMULATED && existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'pmemcql-crash-mixed-'));
   afterAll(() => {
     rmSync(base, { recursive: true, force: true });
   });
@@ -212,7 +215,8 @@ describe.skipIf(!ready)('server crash safety under a mixed workload (writes, bat
       dataDir,
       args: ['--pool-size', '256MiB'],
       env: {
-        PMEM_IS_PMEM_FORCE: '1',
+        PMEM_IS_PMEM_FORCE: EMULATED ? '1' : '0',
+        ...(EMULATED ? {} : { PMEMCQL_COMMITLOG_SYNC: SYNC }),
         PMEMCQL_TWIN_FLUSH_ROWS: '40',
         PMEMCQL_TWIN_SLICE_ROWS: '8',
         PMEMCQL_COLUMNAR: 'auto',
@@ -575,7 +579,9 @@ describe.skipIf(!ready)('server crash safety under a mixed workload (writes, bat
       let killInfo = '';
       for (let round = 0; round <= KILLS; round++) {
         const server = await start();
-        expect(server.output(), 'the pool opened in emulated mode').toContain('"mode":"emulated"');
+        expect(server.output(), 'the pool opened in the mode asked for').toContain(
+          EMULATED ? '"mode":"emulated"' : `"commitlog_sync":"${SYNC}"`,
+        );
         const clients: cassandra.Client[] = [];
         try {
           clients.push(...(await Promise.all(Array.from({ length: CLIENTS }, () => connect(server)))));
@@ -617,7 +623,7 @@ describe.skipIf(!ready)('server crash safety under a mixed workload (writes, bat
       const seconds = (performance.now() - began) / 1000;
       const startMs = stats.startMs.sort((a, b) => a - b);
       console.log(
-        `crash-mixed: ${KILLS} SIGKILLs in ${seconds.toFixed(0)} s (seed ${SEED}; ${loadBefore} -> ${uptime()}); ` +
+        `crash-mixed (${SYNC}): ${KILLS} SIGKILLs in ${seconds.toFixed(0)} s (seed ${SEED}; ${loadBefore} -> ${uptime()}); ` +
           `acknowledged: ${stats.kvWrites} kv writes, ${stats.kvDeletes} deletes, ${stats.batches} logged batches, ` +
           `${stats.lwtApplied} LWTs applied + ${stats.lwtNotApplied} not applied, ${stats.increments} counter ` +
           `increments (${stats.counterBatches} counter batches of 2), ${stats.admin} flush/compact_now; ${stats.inFlightAtKill} statements in flight at a kill, ` +
@@ -628,7 +634,8 @@ describe.skipIf(!ready)('server crash safety under a mixed workload (writes, bat
       );
       expect(stats.kvWrites + stats.batches + stats.lwtApplied + stats.increments).toBeGreaterThan(KILLS);
       expect(stats.columnarAnswers, 'the columnar path answered aggregates').toBeGreaterThan(0);
-      expect(stats.maxSegments, 'Arrow segments were flushed').toBeGreaterThan(0);
+      // Over a few kills (the other policies' files) a twin flush may never finish before a kill: the long runs see one.
+      if (KILLS >= 20) expect(stats.maxSegments, 'Arrow segments were flushed').toBeGreaterThan(0);
       if (hasPmempool()) {
         const pool = join(base, 'data', 'pmemcql.pool');
         const check = spawnSync('pmempool', ['check', '-v', pool], { encoding: 'utf8' });

@@ -100,8 +100,7 @@ async function countRows(table: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  // Emulated persistent memory on tmpfs, as the benchmarks run: the test is about the tool, and
-  // msync-per-commit disk mode would make 7,000 writes slow on a busy 2-core machine.
+  // Emulated persistent memory on tmpfs, as the benchmarks run: the test is about the tool, not the disk.
   const shm = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
   dataDir = mkdtempSync(join(shm, 'pmemcql-stress-'));
   outDir = mkdtempSync(join(tmpdir(), 'pmemcql-stress-out-'));

@@ -1,5 +1,6 @@
-// A server process for benchmarks: emulated persistent memory on /dev/shm (or disk mode), its own
-// data directory, quiet logs; ready once a driver can connect.
+// A server process for benchmarks: emulated persistent memory on /dev/shm, or a journaled disk pool in a directory
+// under the temporary directory (commitlog_sync from the environment, PMEMCQL_COMMITLOG_SYNC), its own data
+// directory, quiet logs; ready once a driver can connect.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -50,9 +51,6 @@ export async function startBenchServer(
     (mode === 'emulated' && existsSync('/dev/shm')
       ? mkdtempSync('/dev/shm/pmemcql-bench-')
       : mkdtempSync(join(tmpdir(), 'pmemcql-bench-')));
-  // disk_sync journal keeps the working pool in /dev/shm: in a directory of our own, removed on stop.
-  const shmDir =
-    mode === 'disk' && process.env.PMEMCQL_DISK_SYNC === 'journal' ? mkdtempSync('/dev/shm/pmemcql-bench-shm-') : '';
   const child = spawn(
     process.execPath,
     [
@@ -73,8 +71,7 @@ export async function startBenchServer(
     {
       env: {
         ...process.env,
-        ...(mode === 'emulated' ? { PMEM_IS_PMEM_FORCE: '1' } : {}),
-        ...(shmDir ? { PMEMCQL_JOURNAL_SHM_DIR: shmDir } : {}),
+        PMEM_IS_PMEM_FORCE: mode === 'emulated' ? '1' : '0',
         ...options.env,
       },
       stdio: 'inherit',
@@ -85,7 +82,6 @@ export async function startBenchServer(
     await waitForCql(port);
   } catch (e) {
     child.kill('SIGKILL');
-    if (shmDir) rmSync(shmDir, { recursive: true, force: true });
     throw e;
   }
   return {
@@ -96,7 +92,6 @@ export async function startBenchServer(
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
       if (remove) rmSync(dir, { recursive: true, force: true });
-      if (shmDir) rmSync(shmDir, { recursive: true, force: true });
     },
   };
 }

@@ -3,6 +3,7 @@
 #include <napi.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <new>
 #include <string>
 #include <vector>
@@ -92,17 +93,57 @@ const char* modeName(Durability m) {
   }
 }
 
-const char* syncName(SyncPolicy s) {
-  switch (s) {
-    case SyncPolicy::Flush:
-      return "flush";
-    case SyncPolicy::MsyncCommit:
-      return "msync-commit";
-    case SyncPolicy::Journal:
-      return "journal";
-    default:
-      return "msync-ranges";
+// The commit log policy from the options object of `new NativePool(...)`; absent fields keep the defaults.
+CommitLogPolicy policyArg(const Napi::Value& v) {
+  CommitLogPolicy p;
+  if (v.IsObject()) {
+    Napi::Object o = v.As<Napi::Object>();
+    if (o.Has("sync")) {
+      std::string s = o.Get("sync").ToString().Utf8Value();
+      if (s == "periodic") p.sync = CommitLogSync::Periodic;
+      else if (s == "group") p.sync = CommitLogSync::Group;
+      else if (s == "batch") p.sync = CommitLogSync::Batch;
+      else throw PoolErr("BAD_OPTION", "commitlog_sync must be periodic, group or batch, got " + s);
+    }
+    auto ms = [&](const char* key, uint64_t& out) {
+      if (!o.Has(key) || o.Get(key).IsUndefined()) return;
+      double d = o.Get(key).ToNumber().DoubleValue();
+      if (!(d >= 0 && d < 9007199254740992.0)) throw PoolErr("BAD_OPTION", std::string(key) + " must be >= 0");
+      out = static_cast<uint64_t>(d);
+    };
+    ms("periodMs", p.periodMs);
+    ms("groupWindowMs", p.groupWindowMs);
+    ms("lagBlockMs", p.lagBlockMs);
+    ms("checkpointBytes", p.checkpointBytes);
   }
+  // Tests make checkpoints frequent without a setting of their own.
+  const char* env = getenv("PMEMCQL_JOURNAL_CHECKPOINT_BYTES");
+  if (env && *env) {
+    char* end = nullptr;
+    unsigned long long n = strtoull(env, &end, 10);
+    if (end && *end == 0 && n > 0) p.checkpointBytes = n;
+  }
+  if (p.checkpointBytes < 4096) p.checkpointBytes = 4096;
+  return p;
+}
+
+// Sync completions of a journaled pool, from its sync thread to the JS callback given at open.
+struct SyncedEvent {
+  double lsn;
+  std::string error;
+};
+
+void callOnSynced(napi_env env, napi_value fn, void*, void* data) {
+  SyncedEvent* e = static_cast<SyncedEvent*>(data);
+  if (env && fn) {
+    napi_value args[2], global;
+    napi_create_double(env, e->lsn, &args[0]);
+    if (e->error.empty()) napi_get_undefined(env, &args[1]);
+    else napi_create_string_utf8(env, e->error.c_str(), e->error.size(), &args[1]);
+    napi_get_global(env, &global);
+    napi_call_function(env, global, fn, 2, args, nullptr);
+  }
+  delete e;
 }
 
 }  // namespace
@@ -117,6 +158,9 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
                            InstanceMethod<&PoolWrap::Scan>("scan"),
                            InstanceMethod<&PoolWrap::Apply>("apply"),
                            InstanceMethod<&PoolWrap::Info>("info"),
+                           InstanceMethod<&PoolWrap::CommitTicket>("commitTicket"),
+                           InstanceMethod<&PoolWrap::HoldLoop>("holdLoop"),
+                           InstanceMethod<&PoolWrap::BlockUntilDurable>("blockUntilDurable"),
                            InstanceMethod<&PoolWrap::Close>("close"),
                            InstanceMethod<&PoolWrap::StartPrefault>("startPrefault"),
                            InstanceMethod<&PoolWrap::Prefaulted>("prefaulted"),
@@ -125,7 +169,8 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
                        });
   }
 
-  // new NativePool(path: string, size: number, scratch: Buffer)
+  // new NativePool(path: string, size: number, scratch: Buffer, commitLog?: {sync, periodMs, groupWindowMs,
+  // lagBlockMs, checkpointBytes, onSynced(lsn, error?), onOpenProgress(step, done, total)})
   explicit PoolWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<PoolWrap>(info) {
     Napi::Env env = info.Env();
     guarded(env, [&]() -> Napi::Value {
@@ -137,7 +182,22 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       scratchLen_ = scratch.Length();
       double size = info[1].As<Napi::Number>().DoubleValue();
       if (!(size >= 0 && size < 9007199254740992.0)) throw PoolErr("BAD_OPTION", "pool_size must be a byte count");
-      pool_ = Pool::open(info[0].As<Napi::String>().Utf8Value(), static_cast<uint64_t>(size));
+      CommitLogPolicy policy = policyArg(info.Length() > 3 ? info[3] : env.Undefined());
+      // onOpenProgress(step, done, total): called on this thread during long steps of the open (a rebuild).
+      OpenProgress progress;
+      if (info.Length() > 3 && info[3].IsObject() && info[3].As<Napi::Object>().Get("onOpenProgress").IsFunction()) {
+        Napi::Function fn = info[3].As<Napi::Object>().Get("onOpenProgress").As<Napi::Function>();
+        progress = [env, fn](const std::string& step, uint64_t done, uint64_t total) {
+          fn.Call({Napi::String::New(env, step), Napi::Number::New(env, static_cast<double>(done)),
+                   Napi::Number::New(env, static_cast<double>(total))});
+          if (env.IsExceptionPending()) env.GetAndClearPendingException();
+        };
+      }
+      pool_ = Pool::open(info[0].As<Napi::String>().Utf8Value(), static_cast<uint64_t>(size), policy, progress);
+      if (pool_->journal() && info.Length() > 3 && info[3].IsObject()) {
+        Napi::Value cb = info[3].As<Napi::Object>().Get("onSynced");
+        if (cb.IsFunction()) listenForSyncs(env, cb);
+      }
       return env.Undefined();
     });
   }
@@ -145,7 +205,10 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
   // A pool that handed out views stays mapped when its wrapper is collected without close(): a view
   // that outlived it must not point at unmapped memory. close() unmaps regardless (see view()).
   ~PoolWrap() override {
-    if (!viewsIssued_) delete pool_;
+    if (!viewsIssued_) {
+      delete pool_;
+      releaseSyncs();
+    }
   }
 
   // The point reads are module functions taking handle() as first argument: unwrapping an
@@ -239,6 +302,54 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
     });
   }
 
+  // The sync thread's completions reach `cb` through a thread-safe function that does not keep the loop alive.
+  void listenForSyncs(Napi::Env env, Napi::Value cb) {
+    napi_value name;
+    napi_create_string_utf8(env, "pmemcql journal sync", NAPI_AUTO_LENGTH, &name);
+    if (napi_create_threadsafe_function(env, cb, nullptr, name, 0, 1, nullptr, nullptr, nullptr, callOnSynced,
+                                        &synced_) != napi_ok)
+      throw PoolErr("INTERNAL", "cannot create the journal's sync callback");
+    napi_unref_threadsafe_function(env, synced_);
+    napi_threadsafe_function tsfn = synced_;
+    pool_->journal()->setOnSynced([tsfn](uint64_t lsn, const std::string& error) {
+      napi_call_threadsafe_function(tsfn, new SyncedEvent{static_cast<double>(lsn), error}, napi_tsfn_nonblocking);
+    });
+  }
+
+  void releaseSyncs() {
+    if (synced_) napi_release_threadsafe_function(synced_, napi_tsfn_release);
+    synced_ = nullptr;
+  }
+
+  // holdLoop(on): while writes wait for a sync, its callback keeps the event loop alive.
+  Napi::Value HoldLoop(const Napi::CallbackInfo& info) {
+    if (synced_) {
+      if (info[0].ToBoolean().Value()) napi_ref_threadsafe_function(info.Env(), synced_);
+      else napi_unref_threadsafe_function(info.Env(), synced_);
+    }
+    return info.Env().Undefined();
+  }
+
+  // blockUntilDurable(ticket): blocks this thread until the ticket's sync completed (tools and benchmarks).
+  Napi::Value BlockUntilDurable(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return guarded(env, [&]() -> Napi::Value {
+      JournalWriter* j = pool().journal();
+      double t = info[0].As<Napi::Number>().DoubleValue();
+      if (j && t > 0) j->blockUntilDurable(static_cast<uint64_t>(t));
+      return env.Undefined();
+    });
+  }
+
+  // commitTicket(): after a write, 0 when it may be acknowledged now, else the LSN onSynced reports once it is durable.
+  Napi::Value CommitTicket(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    return guarded(env, [&]() -> Napi::Value {
+      JournalWriter* j = pool().journal();
+      return Napi::Number::New(env, j ? static_cast<double>(j->ticket()) : 0);
+    });
+  }
+
   Napi::Value Info(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     return guarded(env, [&]() -> Napi::Value {
@@ -246,8 +357,48 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
       Napi::Object o = Napi::Object::New(env);
       o.Set("path", p.path());
       o.Set("mode", modeName(p.durability()));
-      o.Set("sync", syncName(p.sync()));
-      if (p.sync() == SyncPolicy::Journal) o.Set("workingFile", p.file());
+      if (JournalWriter* j = p.journal()) {
+        const CommitLogPolicy& pol = j->policy();
+        o.Set("sync", commitLogSyncName(pol.sync));
+        Napi::Object c = Napi::Object::New(env);
+        c.Set("periodMs", static_cast<double>(pol.periodMs));
+        c.Set("groupWindowMs", static_cast<double>(pol.groupWindowMs));
+        c.Set("lagBlockMs", static_cast<double>(pol.lagBlockMs));
+        c.Set("checkpointBytes", static_cast<double>(pol.checkpointBytes));
+        o.Set("commitLog", c);
+        JournalPaths paths = JournalPaths::forPool(p.path());
+        o.Set("image", paths.image);
+        Napi::Array files = Napi::Array::New(env, 2);
+        files.Set(0u, paths.journal[0]);
+        files.Set(1u, paths.journal[1]);
+        o.Set("journalFiles", files);
+        const JournalOpenReport& r = p.openReport();
+        Napi::Object rec = Napi::Object::New(env);
+        rec.Set("action", r.action);
+        if (!r.reason.empty()) rec.Set("reason", r.reason);
+        Napi::Array problems = Napi::Array::New(env, r.problems.size());
+        for (size_t i = 0; i < r.problems.size(); i++) problems.Set(static_cast<uint32_t>(i), r.problems[i]);
+        rec.Set("problems", problems);
+        rec.Set("replayedRecords", static_cast<double>(r.replayedRecords));
+        rec.Set("journalBytes", static_cast<double>(r.journalBytes));
+        rec.Set("ms", r.ms);
+        o.Set("recovery", rec);
+        JournalWriter::Stats st = j->stats();
+        Napi::Object js = Napi::Object::New(env);
+        js.Set("writtenLsn", static_cast<double>(st.writtenLsn));
+        js.Set("syncedLsn", static_cast<double>(st.syncedLsn));
+        js.Set("syncs", static_cast<double>(st.syncs));
+        js.Set("checkpoints", static_cast<double>(st.checkpoints));
+        js.Set("checkpointRunning", st.checkpointRunning);
+        js.Set("bytes", static_cast<double>(st.journalBytes));
+        js.Set("lastSyncMs", st.lastSyncMs);
+        js.Set("lastCheckpointMs", st.lastCheckpointMs);
+        if (!st.syncError.empty()) js.Set("syncError", st.syncError);
+        if (!st.checkpointError.empty()) js.Set("checkpointError", st.checkpointError);
+        o.Set("journal", js);
+      } else {
+        o.Set("sync", "flush");
+      }
       o.Set("size", static_cast<double>(p.size()));
       o.Set("used", static_cast<double>(p.used()));
       o.Set("root", static_cast<double>(p.rootMap()));
@@ -271,10 +422,14 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
     return guarded(env, [&]() -> Napi::Value { return Napi::Number::New(env, static_cast<double>(pool().prefaulted())); });
   }
 
+  // close(): the error of a journaled pool's last sync, if it failed; else undefined.
   Napi::Value Close(const Napi::CallbackInfo& info) {
+    std::string error;
+    if (pool_ && pool_->journal()) error = pool_->journal()->finish();
     delete pool_;
     pool_ = nullptr;
-    return info.Env().Undefined();
+    releaseSyncs();
+    return error.empty() ? info.Env().Undefined() : Napi::String::New(info.Env(), error);
   }
 
   // Rewrites the root's layout version so tests can check that other versions are refused.
@@ -316,6 +471,7 @@ class PoolWrap : public Napi::ObjectWrap<PoolWrap> {
   std::vector<tree::Key> manyKeys_;
   std::vector<const Entry*> manyFound_;
   bool viewsIssued_ = false;
+  napi_threadsafe_function synced_ = nullptr;
 };
 
 namespace {
@@ -460,9 +616,9 @@ napi_value PoolWrap::FastFill(napi_env env, napi_callback_info cb) {
     Bytes key = bytesArg(env, argv[2], "key");
     uint64_t offset = integerArg(env, argv[3], 4294967295.0, "BAD_ARGUMENT", "offset must be a non-negative integer");
     Bytes bytes = bytesArg(env, argv[4], "bytes");
-    // A transaction with nothing logged: its commit is each policy's durability point (the pool-wide msync of
-    // msync-commit pools; a journal pool's record of the flushed ranges, so the slice's bytes go to the journal
-    // here and not with whatever commit comes next, a client's write maybe).
+    // A transaction with nothing logged: its commit is the durability point (a journaled pool's record of the
+    // flushed ranges, so the slice's bytes go to the journal here and not with whatever commit comes next, a
+    // client's write maybe).
     Tx tx(w->pool());
     tx.run([&] { mapFill(w->pool(), map, key.data, key.len, offset, bytes.data, bytes.len); });
     return nullptr;
@@ -497,14 +653,9 @@ Napi::Value SetErrorClass(const Napi::CallbackInfo& info) {
   return env.Undefined();
 }
 
-// enableJournalSync(): see Pool::enableJournalSync; returns whether it took effect.
-Napi::Value EnableJournalSync(const Napi::CallbackInfo& info) {
-  return Napi::Boolean::New(info.Env(), Pool::enableJournalSync());
-}
-
-// enableCommitSync(): see Pool::enableCommitSync; returns whether it took effect.
-Napi::Value EnableCommitSync(const Napi::CallbackInfo& info) {
-  return Napi::Boolean::New(info.Env(), Pool::enableCommitSync());
+// enableJournaling(): see Pool::enableJournaling; returns whether it took effect.
+Napi::Value EnableJournaling(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), Pool::enableJournaling());
 }
 
 // kahanSumF64(values: Float64Array, out: Float64Array): out[0] = Kahan sum, out[1] = its compensation.
@@ -577,8 +728,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("NativePool", PoolWrap::Define(env));
   exports.Set("setErrorClass", Napi::Function::New(env, SetErrorClass));
-  exports.Set("enableCommitSync", Napi::Function::New(env, EnableCommitSync));
-  exports.Set("enableJournalSync", Napi::Function::New(env, EnableJournalSync));
+  exports.Set("enableJournaling", Napi::Function::New(env, EnableJournaling));
   exports.Set("kahanSumF64", Napi::Function::New(env, KahanSumF64));
   exports.Set("filterCompareF64", Napi::Function::New(env, FilterCompareF64));
   exports.Set("setThreadScheduling", Napi::Function::New(env, SetThreadScheduling));

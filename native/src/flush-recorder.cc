@@ -1,6 +1,6 @@
 // libpmemobj imports pmem_flush, pmem_persist, pmem_memcpy, ... from libpmem. The addon defines
 // those symbols itself: libpmemobj is loaded as the addon's dependency, so its imports resolve
-// to these definitions first. Each one records the range (when journal mode turned recording on)
+// to these definitions first. Each one records the range (when the process journals its disk pools)
 // and forwards to libpmem's own function, found with dlsym(RTLD_NEXT).
 //
 // In pmem mode libpmemobj flushes every byte it needs persistent, so "the ranges flushed since
@@ -8,7 +8,8 @@
 // crash at this point (unflushed stores may or may not have reached the media). Ranges are
 // widened to whole cache lines, which is what a flush persists on pmem too.
 //
-// Single-threaded by design: the addon runs on the JS thread only.
+// Single-threaded by design: libpmemobj is called on the JS thread only (the addon's own threads sync, checkpoint
+// and prefault with plain system calls, never through libpmem).
 #include "flush-recorder.h"
 
 #include <dlfcn.h>

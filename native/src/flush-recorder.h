@@ -1,5 +1,5 @@
 // Records the address ranges libpmemobj makes persistent (its pmem_flush / pmem_persist /
-// pmem_mem* calls), so a journal-mode commit knows which pool bytes changed. See
+// pmem_mem* calls), so a journaled pool's commit knows which pool bytes changed. See
 // flush-recorder.cc for how the calls are intercepted.
 #pragma once
 
@@ -15,7 +15,7 @@ struct ByteRange {
 
 namespace flush_recorder {
 
-/** Turns recording on for the rest of the process (journal mode). */
+/** Turns recording on for the rest of the process (its disk pools are journaled). */
 void enable();
 bool enabled();
 /** Ranges recorded since the process started (to check that libpmemobj's calls arrive here). */

@@ -40,9 +40,13 @@ struct PoolRoot {
   uint16_t leaf_cap;         // tree geometry, checked on open
   uint16_t inner_cap;
   uint64_t root_map;         // offset of the root MapHeader
-  uint64_t reserved[5];      // [0]: commit sequence of journal pools (LAYOUT.md); the rest zero, room
-                             // for later fields without resizing the root
+  uint64_t reserved[5];      // journaled pools (LAYOUT.md): [0] commit sequence, [1..2] boot id of the last
+                             // writer, [3] pool id; [4] zero, room for a later field without resizing the root
 };
+// Slots of PoolRoot::reserved that journaled pools use (zero in other pools).
+constexpr int kRootSeqSlot = 0;
+constexpr int kRootBootSlot = 1;  // and 2
+constexpr int kRootPoolIdSlot = 3;
 static_assert(sizeof(PoolRoot) == 64, "PoolRoot layout");
 static_assert(offsetof(PoolRoot, layout_version) == 8, "PoolRoot layout");
 static_assert(offsetof(PoolRoot, root_map) == 16, "PoolRoot layout");

@@ -540,9 +540,9 @@ void mapFill(Pool& pool, uint64_t map, const uint8_t* key, uint32_t klen, uint64
   if (!e) throw PoolErr("NOT_FOUND", "fill: no value under the key");
   if (e->child) throw PoolErr("NOT_A_VALUE", "fill: the key holds a map");
   if (offset > e->vlen || len > e->vlen - offset) throw PoolErr("BAD_ARGUMENT", "fill: past the end of the value");
-  // Persisted like libpmemobj persists (cache-line flushes on pmem, msync on disk pools; journal pools record
-  // the range for the commit of the transaction this runs in, addon.cc's fill): the bytes are durable before the
-  // commit that makes them reachable.
+  // Persisted like libpmemobj persists (cache-line flushes; a journaled pool records the range for the commit of
+  // the transaction this runs in, addon.cc's fill): the bytes are durable before the commit that makes them
+  // reachable.
   pmemobj_memcpy_persist(pool.pop(), const_cast<uint8_t*>(e->value()) + offset, src, len);
 }
 

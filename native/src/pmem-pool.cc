@@ -27,13 +27,7 @@ namespace pmemcql {
 namespace {
 
 bool gAnyPoolOpened = false;
-bool gCommitSync = false;
-bool gJournalSync = false;
-
-std::string lastPmemError() {
-  const char* m = pmemobj_errormsg();
-  return m && *m ? std::string(m) : std::string(strerror(errno));
-}
+bool gJournaling = false;
 
 // A write-through mapping with MAP_SYNC is only granted on DAX (real persistent memory): the
 // same probe libpmem uses, done here because libpmemobj does not expose its verdict.
@@ -50,10 +44,35 @@ bool isDax(const std::string& path) {
   return true;
 }
 
-Durability detectMode(const std::string& path) {
+bool emulatedByUser() {
   const char* force = getenv("PMEM_IS_PMEM_FORCE");
-  if (force && atoi(force) == 1) return Durability::Emulated;
+  return force && atoi(force) == 1;
+}
+
+Durability detectMode(const std::string& path) {
+  if (emulatedByUser()) return Durability::Emulated;
   return isDax(path) ? Durability::Pmem : Durability::Disk;
+}
+
+// Whether `path` is (or, not existing yet, would be) on DAX: a file that does not exist is probed by a
+// scratch file next to it.
+bool isDaxTarget(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) return isDax(path);
+  std::string probe = path + ".dax-probe";
+  int fd = ::open(probe.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) return false;
+  bool dax = ftruncate(fd, 4096) == 0 && isDax(probe);
+  ::close(fd);
+  unlink(probe.c_str());
+  return dax;
+}
+
+}  // namespace
+
+std::string lastPmemError() {
+  const char* m = pmemobj_errormsg();
+  return m && *m ? std::string(m) : std::string(strerror(errno));
 }
 
 // A create that crashed before libpmemobj wrote its header leaves a zero-filled file.
@@ -67,6 +86,13 @@ bool headerIsZero(const std::string& path) {
   for (ssize_t i = 0; i < n; i++)
     if (buf[i] != 0) return false;
   return true;
+}
+
+[[noreturn]] void throwOpenError(const std::string& path, int err, const std::string& msg) {
+  if (msg.find("layout") != std::string::npos)
+    throw PoolErr("POOL_LAYOUT", "pool " + path + " has another layout: " + msg);
+  if (err == EWOULDBLOCK || err == EAGAIN) throw PoolErr("POOL_BUSY", "pool " + path + " is open in another process");
+  throw PoolErr("POOL_OPEN", "cannot open pool " + path + ": " + msg);
 }
 
 PMEMobjpool* createPool(const std::string& path, uint64_t size) {
@@ -85,54 +111,44 @@ PMEMobjpool* createPool(const std::string& path, uint64_t size) {
   return pop;
 }
 
-}  // namespace
-
-bool Pool::enableCommitSync() {
-  if (getenv("PMEM_IS_PMEM_FORCE")) return false;
-  if (gAnyPoolOpened) return gCommitSync;
-  // libpmem reads PMEM_IS_PMEM_FORCE once, on its first pmem_is_pmem() call: make that call
-  // now, then take the variable away so child processes do not inherit it.
-  setenv("PMEM_IS_PMEM_FORCE", "1", 1);
-  char probe[64];
-  gCommitSync = pmem_is_pmem(probe, sizeof probe) == 1;
-  unsetenv("PMEM_IS_PMEM_FORCE");
-  return gCommitSync;
-}
-
-bool Pool::enableJournalSync() {
-  if (gAnyPoolOpened || gCommitSync) return gJournalSync;
-  // PMEM_IS_PMEM_FORCE=1 means "emulate pmem on the pool file itself": not a disk pool then.
+bool Pool::enableJournaling() {
+  if (gAnyPoolOpened) return gJournaling;
+  // PMEM_IS_PMEM_FORCE=1 means "emulate pmem on the pool file itself": not a journaled pool then.
   // Any other value (test harnesses pass 0) is overridden for the probe and put back.
   const char* user = getenv("PMEM_IS_PMEM_FORCE");
   if (user && atoi(user) == 1) return false;
   std::string saved = user ? user : "";
+  // libpmem reads PMEM_IS_PMEM_FORCE once, on its first pmem_is_pmem() call: make that call now, then
+  // put the variable back so child processes do not inherit it.
   setenv("PMEM_IS_PMEM_FORCE", "1", 1);
   char probe[64];
   bool pmemMode = pmem_is_pmem(probe, sizeof probe) == 1;
   if (user) setenv("PMEM_IS_PMEM_FORCE", saved.c_str(), 1);
   else unsetenv("PMEM_IS_PMEM_FORCE");
   if (!pmemMode) return false;  // libpmem had read the variable already
-  gJournalSync = true;
+  gJournaling = true;
   flush_recorder::enable();
   return true;
 }
 
-void Pool::syncAll() const {
-  if (msync(base_, size_, MS_SYNC) != 0)
-    throw PoolErr("POOL_IO", "msync of pool " + path_ + " failed: " + strerror(errno) +
-                                 "; the last write may not be durable");
+Pool* Pool::open(const std::string& path, uint64_t size, const CommitLogPolicy& policy,
+                 const OpenProgress& progress) {
+  gAnyPoolOpened = true;
+  // Emulated pmem (PMEM_IS_PMEM_FORCE=1) and real pmem (DAX) are durable at commit: no journal.
+  if (emulatedByUser() || isDaxTarget(path)) return openDirect(path, size);
+  if (!gJournaling)
+    throw PoolErr("POOL_OPEN", "pool " + path + " is on a disk, but libpmem had decided about persistent memory "
+                               "before the pool opened, so its commits cannot be journaled");
+  return openJournaled(path, size, policy, progress);
 }
 
-Pool* Pool::open(const std::string& path, uint64_t size) {
-  gAnyPoolOpened = true;
-  if (gJournalSync) return openJournaled(path, size);
+Pool* Pool::openDirect(const std::string& path, uint64_t size) {
   struct stat st;
-  // A journal pool's data is in its image + journal, not at `path`: creating an empty pool there
-  // would hide it.
-  if (stat(path.c_str(), &st) != 0 && stat(JournalPaths::forPool(path).image.c_str(), &st) == 0)
-    throw PoolErr("POOL_OPEN", "pool " + path +
-                                   " was written with PMEMCQL_DISK_SYNC=journal (disk_sync: journal); its data is in " +
-                                   JournalPaths::forPool(path).image + " and its journal: open it with that setting");
+  // A journaled pool's working file changes only through its journal: writing to it directly would leave the
+  // journal and the image behind it.
+  if (stat(JournalPaths::forPool(path).image.c_str(), &st) == 0)
+    throw PoolErr("POOL_OPEN", "pool " + path + " is journaled (" + JournalPaths::forPool(path).image +
+                                   " and the journal files next to it): open it without PMEM_IS_PMEM_FORCE=1");
   bool created = false;
   PMEMobjpool* pop = nullptr;
   if (stat(path.c_str(), &st) != 0) {
@@ -148,16 +164,12 @@ Pool* Pool::open(const std::string& path, uint64_t size) {
         pop = pmemobj_create(path.c_str(), kLayoutName, 0, 0600);
         if (!pop) throw PoolErr("POOL_OPEN", "cannot create pool " + path + ": " + lastPmemError());
         created = true;
-      } else if (msg.find("layout") != std::string::npos) {
-        throw PoolErr("POOL_LAYOUT", "pool " + path + " has another layout: " + msg);
-      } else if (e == EWOULDBLOCK || e == EAGAIN) {
-        throw PoolErr("POOL_BUSY", "pool " + path + " is open in another process");
       } else {
-        throw PoolErr("POOL_OPEN", "cannot open pool " + path + ": " + msg);
+        throwOpenError(path, e, msg);
       }
     }
   }
-  Pool* pool = new Pool(pop, path, path);
+  Pool* pool = new Pool(pop, path, false);
   try {
     pool->initOrCheckRoot(created);
   } catch (...) {
@@ -167,30 +179,30 @@ Pool* Pool::open(const std::string& path, uint64_t size) {
   return pool;
 }
 
-Pool::Pool(PMEMobjpool* pop, std::string path, std::string file)
-    : pop_(pop), base_(reinterpret_cast<char*>(pop)), path_(std::move(path)), file_(std::move(file)) {
+Pool::Pool(PMEMobjpool* pop, std::string path, bool journaled)
+    : pop_(pop), base_(reinterpret_cast<char*>(pop)), path_(std::move(path)) {
   // Persistent statistics give `used` across restarts at the cost of one atomic add per alloc.
   int stats = POBJ_STATS_ENABLED_PERSISTENT;
   pmemobj_ctl_set(pop_, "stats.enabled", &stats);
   struct stat st;
-  size_ = stat(file_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
-  if (gJournalSync) {
+  size_ = stat(path_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  if (journaled) {
     mode_ = Durability::Disk;
     sync_ = SyncPolicy::Journal;
     return;
   }
   mode_ = detectMode(path_);
-  if (mode_ != Durability::Disk) sync_ = SyncPolicy::Flush;
-  else sync_ = gCommitSync ? SyncPolicy::MsyncCommit : SyncPolicy::MsyncRanges;
+  sync_ = SyncPolicy::Flush;
 }
 
 Pool::~Pool() {
   prefault_.reset();  // its thread touches the mapping
   if (pop_) pmemobj_close(pop_);
-  // What close wrote is not journaled: the journal state is the pool as of its last commit,
-  // which is what a crash instead of this close would have left.
-  if (sync_ == SyncPolicy::Journal) flush_recorder::dropRanges(base_, size_);
-  delete journal_;
+  // What close wrote is not journaled: the journal state is the pool as of its last commit, which is
+  // what a crash instead of this close would have left. (Pmem and emulated pools record nothing that
+  // anyone reads; their ranges go too.)
+  if (flush_recorder::enabled()) flush_recorder::dropRanges(base_, size_);
+  journal_.reset();  // stops its threads after a last sync
   if (lockFd_ >= 0) ::close(lockFd_);
 }
 
@@ -201,115 +213,19 @@ void Pool::checkFlushesRecorded() {
   uint64_t before = flush_recorder::recordedCount();
   pmemobj_flush(pop_, root_, sizeof(PoolRoot));  // a flush changes no bytes
   if (flush_recorder::recordedCount() == before)
-    throw PoolErr("POOL_OPEN", "PMEMCQL_DISK_SYNC=journal (disk_sync: journal) is not available in this build: "
-                               "libpmemobj's flushes do not reach the addon's recorder; use disk_sync: ranges");
+    throw PoolErr("POOL_OPEN", "this build cannot journal a disk pool: libpmemobj's flushes do not reach the "
+                               "addon's recorder; put the pool on persistent memory or tmpfs with "
+                               "PMEM_IS_PMEM_FORCE=1 (no power safety)");
 }
 
 void Pool::journalCommit() {
-  if (journal_) journal_->commit(base_, size_, root_->reserved[0]);
-}
-
-// Journal mode (see docs/storage-native.md, "The journal policy"): the mapped pool is a working
-// copy in /dev/shm; <stem>.image + <stem>.journal on disk are the durable state.
-Pool* Pool::openJournaled(const std::string& path, uint64_t size) {
-  JournalPaths jp = JournalPaths::forPool(path);
-  struct stat st;
-  if (stat(path.c_str(), &st) == 0)
-    throw PoolErr("POOL_OPEN", "pool " + path + " was written with another disk_sync policy; PMEMCQL_DISK_SYNC=journal "
-                                   "(disk_sync: journal) keeps its data in " + jp.image + " + " + jp.journal +
-                                   " instead. Open it with the policy it was written with");
-  // One opener per data directory: a second one would rebuild the working pool under the first.
-  int lockFd = ::open(jp.lock.c_str(), O_RDWR | O_CREAT, 0600);
-  if (lockFd < 0) throw PoolErr("POOL_OPEN", "cannot open " + jp.lock + ": " + strerror(errno));
-  if (flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
-    ::close(lockFd);
-    throw PoolErr("POOL_BUSY", "pool " + path + " is open in another process");
-  }
-  try {
-    Pool* pool = openJournaledLocked(path, size, jp);
-    pool->lockFd_ = lockFd;
-    return pool;
-  } catch (...) {
-    ::close(lockFd);
-    throw;
-  }
-}
-
-Pool* Pool::openJournaledLocked(const std::string& path, uint64_t size, const JournalPaths& jp) {
-  struct stat st;
-  Pool* pool = nullptr;
-  if (stat(jp.image.c_str(), &st) != 0) {
-    // A new pool (a journal without an image is a creation that never finished).
-    unlink(jp.shm.c_str());
-    PoolJournal::checkShmRoom(jp.shm, size);
-    PMEMobjpool* pop = createPool(jp.shm, size);
-    pool = new Pool(pop, path, jp.shm);
-    try {
-      pool->initOrCheckRoot(true);
-      pool->checkFlushesRecorded();
-      flush_recorder::dropRanges(pool->base_, pool->size_);  // the image below holds all of it
-      PoolJournal::initialise(jp);
-      pool->journal_ = new PoolJournal(jp, 0);
-    } catch (...) {
-      delete pool;
-      unlink(jp.shm.c_str());
-      throw;
-    }
-    return pool;
-  }
-  uint64_t imageSize = static_cast<uint64_t>(st.st_size);
-  JournalScan scan = PoolJournal::scan(jp.journal, imageSize);
-  // Fast restart: the working pool survived (no reboot) and holds exactly the last durable
-  // commit. A higher sequence means a commit whose journal record never became durable (it was
-  // never acknowledged): rebuild without it.
-  bool shmIntact = stat(jp.shm.c_str(), &st) == 0 && static_cast<uint64_t>(st.st_size) == imageSize;
-  if (shmIntact && scan.validEnd == scan.fileSize) {
-    PMEMobjpool* pop = pmemobj_open(jp.shm.c_str(), kLayoutName);
-    if (pop) {
-      pool = new Pool(pop, path, jp.shm);
-      try {
-        pool->initOrCheckRoot(false);
-        uint64_t want = scan.records ? scan.lastSeq : PoolJournal::imageSeq(jp, pool->rootSeqOffset());
-        if (pool->root_->reserved[0] != want) {
-          delete pool;
-          pool = nullptr;
-        }
-      } catch (const PoolErr&) {
-        delete pool;
-        pool = nullptr;
-      }
-    } else if (errno == EWOULDBLOCK || errno == EAGAIN) {
-      throw PoolErr("POOL_BUSY", "pool " + path + " is open in another process");
-    }
-  }
-  if (!pool) {
-    PoolJournal::rebuild(jp, scan);
-    PMEMobjpool* pop = pmemobj_open(jp.shm.c_str(), kLayoutName);
-    if (!pop) throw PoolErr("POOL_CORRUPT", "pool " + path + " rebuilt from " + jp.image + " + " + jp.journal +
-                                                " does not open: " + lastPmemError());
-    pool = new Pool(pop, path, jp.shm);
-    try {
-      pool->initOrCheckRoot(false);
-    } catch (...) {
-      delete pool;
-      throw;
-    }
-  }
-  try {
-    pool->checkFlushesRecorded();
-    pool->journal_ = new PoolJournal(jp, scan.validEnd);
-    pool->journalCommit();  // what open and recovery wrote
-  } catch (...) {
-    delete pool;
-    throw;
-  }
-  return pool;
+  if (journal_) journal_->commit(base_, size_, root_->reserved[kRootSeqSlot]);
 }
 
 bool Pool::startPrefault(bool idle) {
   if (prefault_) return true;
-  if (sync_ != SyncPolicy::Flush && sync_ != SyncPolicy::Journal) return false;
-  prefault_ = std::make_unique<PoolPrefault>(base_, size_, [this] { return used(); }, idle);
+  // A journaled pool is a file in the page cache: populated for writing, every page would be written back once.
+  prefault_ = std::make_unique<PoolPrefault>(base_, size_, [this] { return used(); }, idle, sync_ != SyncPolicy::Journal);
   return true;
 }
 
@@ -365,6 +281,8 @@ void Pool::initOrCheckRoot(bool created) {
 }
 
 void Tx::begin() {
+  // A journaled pool whose sync failed acknowledges nothing more: refuse before anything changes.
+  if (pool_.journal()) pool_.journal()->checkWritable();
   if (pmemobj_tx_begin(pool_.pop(), nullptr, TX_PARAM_NONE) != 0) {
     std::string msg = lastPmemError();
     pmemobj_tx_end();
@@ -381,34 +299,31 @@ void Tx::commit() {
   flushAtCommit_.clear();
   for (const ByteRange& r : rangesAtCommit_) pmemobj_flush(pool_.pop(), pool_.at<char>(r.off), r.len);
   rangesAtCommit_.clear();
-  // Undo entries are already msynced one by one by libpmemobj; the data they protect goes in
-  // one msync here instead of one per range at commit (those ranges carry NO_FLUSH).
-  if (pool_.sync() == SyncPolicy::MsyncRanges) {
+  const bool journaled = pool_.sync() == SyncPolicy::Journal;
+  if (journaled) {
+    // The commit sequence lives in the pool, so the journal record of this commit carries it and open can tell
+    // whether the working pool is ahead of the journal. Not undo-logged (no log space: a full pool still takes
+    // deletes): libpmemobj flushes it at commit, a failed commit puts it back below, and a crash before the
+    // commit point leaves the working pool one ahead of the journal, which open rebuilds.
     try {
-      pool_.syncAll();
+      addRange(pool_.rootSeqOffset(), sizeof(uint64_t), POBJ_XADD_NO_SNAPSHOT);
     } catch (...) {
       abort();
       throw;
     }
-  }
-  if (pool_.sync() == SyncPolicy::Journal) {
-    // The commit sequence lives in the pool, so the journal record of this commit carries it
-    // and open can tell whether the /dev/shm pool is ahead of the journal.
-    try {
-      addRange(pool_.rootSeqOffset(), sizeof(uint64_t), 0);
-    } catch (...) {
-      abort();
-      throw;
-    }
-    pool_.root()->reserved[0]++;
+    pool_.root()->reserved[kRootSeqSlot]++;
   }
   pmemobj_tx_commit();
   int err = pmemobj_tx_end();
   pool_.touched().clear();
+  if (err != 0 && journaled) {
+    pool_.root()->reserved[kRootSeqSlot]--;
+    pmemobj_persist(pool_.pop(), &pool_.root()->reserved[kRootSeqSlot], sizeof(uint64_t));
+  }
   if (err == ENOMEM) throwPoolFull(pool_);
   if (err != 0) throw PoolErr("TX_FAILED", "transaction failed: " + std::string(strerror(err)));
-  if (pool_.sync() == SyncPolicy::MsyncCommit) pool_.syncAll();
   if (pool_.sync() == SyncPolicy::Journal) pool_.journalCommit();
+  else if (flush_recorder::enabled()) flush_recorder::dropRanges(pool_.at<char>(0), pool_.size());
 }
 
 void Tx::abort() {
@@ -419,15 +334,11 @@ void Tx::abort() {
   pool_.touched().clear();
 }
 
-uint64_t Tx::alloc(size_t size, TypeNum type) {
-  return xalloc(size, type, pool_.sync() == SyncPolicy::MsyncRanges ? POBJ_XALLOC_NO_FLUSH : 0);
-}
+uint64_t Tx::alloc(size_t size, TypeNum type) { return xalloc(size, type, 0); }
 
 uint64_t Tx::allocUnflushed(size_t size, TypeNum type, size_t flushed) {
   uint64_t off = xalloc(size, type, POBJ_XALLOC_NO_FLUSH);
-  // msync policies: the pool-wide msync of the commit covers the head (as in writeSlot).
-  if (pool_.sync() == SyncPolicy::Flush || pool_.sync() == SyncPolicy::Journal)
-    rangesAtCommit_.push_back(ByteRange{off, flushed});
+  rangesAtCommit_.push_back(ByteRange{off, flushed});
   return off;
 }
 
@@ -450,7 +361,6 @@ void Tx::free(uint64_t off) {
 }
 
 void Tx::addRange(uint64_t off, size_t size, uint64_t flags) {
-  if (pool_.sync() == SyncPolicy::MsyncRanges) flags |= POBJ_XADD_NO_FLUSH;
   int r = pmemobj_tx_xadd_range(PMEMoid{pool_.uuidLo(), off}, 0, size, POBJ_XADD_NO_ABORT | flags);
   if (r != 0) {
     if (r == ENOMEM || errno == ENOMEM) throwPoolFull(pool_);

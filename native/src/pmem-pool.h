@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "commit-log-policy.h"
 #include "layout.h"
 #include "flush-recorder.h"
-#include "pool-journal.h"
+#include "journal-recovery.h"
+#include "journal-writer.h"
 #include "tx-objects.h"
 #include "pool-error.h"
 #include "pool-prefault.h"
@@ -22,20 +24,19 @@ enum class Durability { Pmem, Emulated, Disk };
 
 // How a commit becomes durable.
 enum class SyncPolicy {
-  Flush,        // pmem / emulated: libpmemobj's cache-line flushes are the whole story
-  MsyncRanges,  // disk: libpmemobj msyncs its logs as it writes them; our data ranges are
-                // msynced in one call just before the commit (survives power loss)
-  MsyncCommit,  // disk, opted in: libpmemobj flushes cache lines only; one msync of the pool
-                // after the commit (fast group commit; survives process crashes, and power loss
-                // between applies, but a power loss during an apply can tear the pool)
-  Journal,      // disk, opted in: the working pool lives in /dev/shm in pmem mode; each commit's
-                // flushed ranges go to a journal file with one fdatasync (power-safe, fast)
+  Flush,    // pmem / emulated: libpmemobj's cache-line flushes are the whole story
+  Journal,  // disk: the working pool is mapped through the page cache in pmem mode; each commit's flushed
+            // ranges go to a journal file (JournalWriter), synced as the CommitLogPolicy says
 };
 
 class Pool {
  public:
-  /** Opens `path`, creating it with `size` bytes when absent. Throws PoolErr. */
-  static Pool* open(const std::string& path, uint64_t size);
+  /**
+   * Opens `path`, creating it with `size` bytes when absent. A disk pool is journaled under `policy`; pmem
+   * (DAX) and emulated pools ignore it. Throws PoolErr.
+   */
+  static Pool* open(const std::string& path, uint64_t size, const CommitLogPolicy& policy,
+                    const OpenProgress& progress = nullptr);
   ~Pool();
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -55,42 +56,54 @@ class Pool {
   uint64_t used() const;
   Durability durability() const { return mode_; }
   SyncPolicy sync() const { return sync_; }
-  /** msync of the whole mapping; POOL_IO on failure. */
-  void syncAll() const;
 
   /**
-   * Process-wide, before the first pool is opened: makes libpmemobj treat every mapping as
-   * persistent memory so disk pools get SyncPolicy::MsyncCommit. False when not possible (a
-   * pool was opened already, or PMEM_IS_PMEM_FORCE is set by the user).
+   * Process-wide, before the first pool is opened: makes libpmemobj treat every mapping as persistent
+   * memory (cache-line flushes, no msync) and turns the flush recorder on, so disk pools can be journaled.
+   * False when not possible (a pool was opened already, or PMEM_IS_PMEM_FORCE=1: emulated mode).
    */
-  static bool enableCommitSync();
-  /** Like enableCommitSync, for SyncPolicy::Journal (also turns the flush recorder on). */
-  static bool enableJournalSync();
-  /** The pool path callers named (for journal pools not the file that is mapped). */
+  static bool enableJournaling();
+  /** The pool path callers named (the working pool of a journaled pool). */
   const std::string& path() const { return path_; }
-  /** The mapped file: path(), or the /dev/shm working pool of a journal pool. */
-  const std::string& file() const { return file_; }
-  /** Journal pools: appends this commit's changed ranges to the journal (one fdatasync). */
+  /** Journaled pools: appends this commit's changed ranges to the journal (one write). */
   void journalCommit();
-  /** Pool offset of the commit sequence (root reserved[0], journal pools only). */
-  uint64_t rootSeqOffset() const { return reinterpret_cast<char*>(&root_->reserved[0]) - base_; }
+  /** Journaled pools: the writer (policy, tickets, stats); null for pmem and emulated pools. */
+  JournalWriter* journal() const { return journal_.get(); }
+  /** What opening a journaled pool found and did. */
+  const JournalOpenReport& openReport() const { return report_; }
+  /** Pool offset of the commit sequence (root reserved[kRootSeqSlot], journaled pools only). */
+  uint64_t rootSeqOffset() const { return reinterpret_cast<char*>(&root_->reserved[kRootSeqSlot]) - base_; }
+  uint64_t rootOffset() const { return reinterpret_cast<char*>(root_) - base_; }
 
   /** Shared by transactions: what the running one has logged or allocated. */
   TxObjects& touched() { return touched_; }
 
   /**
-   * Starts populating the mapping ahead of the allocator (PoolPrefault) when the pool's pages stay in memory
-   * (pmem, emulated, a journal pool's working copy); on disk it would dirty pages for nothing. False when not.
+   * Starts populating the mapping ahead of the allocator (PoolPrefault): for writing on pmem and emulated pools,
+   * for reading on a journaled pool's working file (populated for writing, each page would be written back once
+   * unchanged). Always true once started.
    */
   bool startPrefault(bool idle);
   /** Bytes populated so far by startPrefault; -1 when it is not running (not started, not this mode, refused). */
   int64_t prefaulted() const;
 
  private:
-  Pool(PMEMobjpool* pop, std::string path, std::string file);
+  Pool(PMEMobjpool* pop, std::string path, bool journaled);
   void initOrCheckRoot(bool created);
-  static Pool* openJournaled(const std::string& path, uint64_t size);
-  static Pool* openJournaledLocked(const std::string& path, uint64_t size, const JournalPaths& jp);
+  static Pool* openDirect(const std::string& path, uint64_t size);
+  // Journaled pools (journaled-pool-open.cc).
+  static Pool* openJournaled(const std::string& path, uint64_t size, const CommitLogPolicy& policy,
+                             const OpenProgress& progress);
+  static Pool* openJournaledLocked(const JournalPaths& paths, uint64_t size, const CommitLogPolicy& policy,
+                                   JournalOpenReport& report, const OpenProgress& progress);
+  static Pool* createJournaled(const JournalPaths& paths, uint64_t size, const CommitLogPolicy& policy,
+                               JournalOpenReport& report, const OpenProgress& progress);
+  static Pool* adoptUnjournaled(const JournalPaths& paths, const CommitLogPolicy& policy, JournalOpenReport& report,
+                                const OpenProgress& progress);
+  static Pool* openWorkingPool(const JournalPaths& paths);
+  /** Stamps this boot's id (and `poolId` when non-zero) into the root when they differ (one transaction). */
+  void stampBootAndId(uint64_t poolId);
+  void startJournal(const JournalStart& start, const CommitLogPolicy& policy);
   void checkFlushesRecorded();
 
   PMEMobjpool* pop_;
@@ -99,12 +112,12 @@ class Pool {
   uint64_t size_ = 0;
   PoolRoot* root_ = nullptr;
   Durability mode_ = Durability::Disk;
-  SyncPolicy sync_ = SyncPolicy::MsyncRanges;
+  SyncPolicy sync_ = SyncPolicy::Flush;
   std::string path_;
-  std::string file_;  // the mapped file (path_, or the /dev/shm working pool of a journal pool)
   TxObjects touched_;
-  PoolJournal* journal_ = nullptr;
-  int lockFd_ = -1;  // journal pools: flock on <stem>.lock, held while open
+  std::unique_ptr<JournalWriter> journal_;
+  JournalOpenReport report_;
+  int lockFd_ = -1;  // journaled pools: flock on <stem>.lock, held while open
   std::unique_ptr<PoolPrefault> prefault_;
 };
 
@@ -165,10 +178,9 @@ class Tx {
     uint64_t slotOff = leafOff + offsetof(Leaf, slot) + sizeof(LeafSlot) * s;
     // A slot free at the start holds nothing an abort must restore: it only has to be durable
     // by the commit point. Flushing it ourselves just before commit saves libpmemobj a range.
+    // (A journaled pool needs the flush too: it is how the journal learns of the slot.)
     if (!((o->freeAtStart >> s) & 1)) addRange(slotOff, sizeof(LeafSlot), 0);
-    else if (pool_.sync() == SyncPolicy::Flush || pool_.sync() == SyncPolicy::Journal)
-      flushAtCommit_.push_back(slotOff);
-    // (msync policies: the pool-wide msync covers the slot; the journal needs the flush to see it)
+    else flushAtCommit_.push_back(slotOff);
   }
   Pool& pool() { return pool_; }
 
@@ -186,5 +198,14 @@ class Tx {
 };
 
 [[noreturn]] void throwPoolFull(const Pool& pool);
+
+// Shared by pmem-pool.cc and journaled-pool-open.cc.
+std::string lastPmemError();
+/** A create that crashed before libpmemobj wrote its header leaves a zero-filled file. */
+bool headerIsZero(const std::string& path);
+/** pmemobj_create with the errors named after pool_size. */
+PMEMobjpool* createPool(const std::string& path, uint64_t size);
+/** The PoolErr for a failed pmemobj_open (`err`: its errno, `msg`: its message). */
+[[noreturn]] void throwOpenError(const std::string& path, int err, const std::string& msg);
 
 }  // namespace pmemcql

@@ -16,8 +16,11 @@ class PoolPrefault {
   /**
    * Starts the thread: it keeps [0, target) of the mapping at `base` populated, where target follows
    * `used()` (the allocator's bytes in use) plus a margin, capped at `size`. `idle`: under SCHED_IDLE.
+   * `forWriting`: pages are populated as a write would fault them (tmpfs, pmem); else as a read would (a
+   * file in the page cache, where a write fault marks the page dirty and the kernel would write it back
+   * unchanged).
    */
-  PoolPrefault(char* base, uint64_t size, std::function<uint64_t()> used, bool idle);
+  PoolPrefault(char* base, uint64_t size, std::function<uint64_t()> used, bool idle, bool forWriting);
   /** Stops and joins the thread (before the pool is unmapped). */
   ~PoolPrefault();
   PoolPrefault(const PoolPrefault&) = delete;
@@ -37,6 +40,7 @@ class PoolPrefault {
   uint64_t size_;
   std::function<uint64_t()> used_;
   bool idle_;
+  bool forWriting_;
   std::mutex m_;
   std::condition_variable cv_;
   bool stop_ = false;

@@ -45,13 +45,13 @@ export async function runUntilKilled(
 }
 
 /**
- * Makes `dir` a module directory holding the real pool binding (storage/native-pool + native-binding), transpiled
+ * Makes `dir` a module directory holding the real pool binding (storage/native-pool, native-binding, sync-waiters), transpiled
  * from TypeScript: plain node children (no TS loader) import it as './native-binding.js'.
  */
 export function writeBindingModules(dir: string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-  for (const f of ['native-pool', 'native-binding']) {
+  for (const f of ['native-pool', 'native-binding', 'sync-waiters']) {
     const src = ts.sys.readFile(resolve(import.meta.dirname, `../../storage/${f}.ts`))!;
     const out = ts.transpileModule(src, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
