@@ -38,7 +38,7 @@
       "sources": ["src/execution-watchdog.cc"],
       "defines": ["NAPI_VERSION=8"],
       "cflags_cc!": ["-std=gnu++17", "-std=gnu++20"],
-      "cflags_cc": ["-std=c++17", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+      "cflags_cc": ["-std=c++20", "-O2", "-Wall", "-Wextra", "-Wno-unused-parameter"]
     }
   ]
 }

@@ -3,7 +3,8 @@
 // (server/bundle-loader.ts). One file, `await import()`s included (the bundler makes them lazy module
 // initialisers, still evaluated only when reached), so that the code cache covers all of it: measured, this
 // started faster than lazy chunks loaded by Node's require without a cache. CommonJS rather than ESM because
-// only a classic script can be given a code cache on Node 20.
+// only a classic script can be given a code cache (Node's own compile cache for ES modules was measured: the
+// module graph's resolution and reading still cost ~0.35 s more per start, docs/startup.md).
 // dist/server/main.js runs the bundle only while built-from.txt matches dist/.tsbuildinfo, i.e. while it was made
 // from the tsc output now in dist/ (a later `tsc` alone makes main.js fall back to the module graph, never to
 // stale code). Run after tsc: `npm run build:bundle` (scripts/setup.sh does); --force rebuilds a current bundle.

