@@ -211,6 +211,7 @@ export class CqlQueryHandler implements QueryHandler {
         e,
         batch.consistency,
         batch.type === 'LOGGED' ? 'BATCH' : batch.type === 'COUNTER' ? 'COUNTER' : 'UNLOGGED_BATCH',
+        this.ctx.logger,
       );
     });
     const observer = this.observer;
@@ -262,12 +263,17 @@ export class CqlQueryHandler implements QueryHandler {
     if (st.table && !st.table.isVirtual) this.checkConsistency(st, options.consistency);
     // Authorization (issue 6): QUERY and EXECUTE of prepared statements.
     this.ctx.auth?.authorize(st, state, entry.keyspace);
-    const result = st.execute(this.ctx, state, options);
+    let result: ReturnType<typeof st.execute>;
+    try {
+      result = st.execute(this.ctx, state, options);
+    } catch (e) {
+      throw storageErrorToCql(e, options.consistency, 'SIMPLE', this.ctx.logger);
+    }
     if (result instanceof Promise) {
       return result.then(
         (r) => this.finishRows(r, entry, options, clientMetadataId),
         (e: unknown) => {
-          throw storageErrorToCql(e, options.consistency, 'SIMPLE');
+          throw storageErrorToCql(e, options.consistency, 'SIMPLE', this.ctx.logger);
         },
       );
     }

@@ -50,9 +50,15 @@ let reportCount = 0;
 async function stressRun(args: string[], expectedCode = 0): Promise<{ run: StressRun; data: RunData }> {
   const file = join(outDir, `r${reportCount++}.html`);
   const run = await stress([...args, '-graph', `file=${file}`]);
-  expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(expectedCode);
+  expect(run.code, `${run.stdout}\n${run.stderr}\n${serverProblems()}`).toBe(expectedCode);
   const data = extractReportData(readFileSync(file, 'utf8'))!.runs[0]!;
   return { run, data };
+}
+
+/** The server's warnings and errors so far, for a failed run's message (its own words on a server failure). */
+function serverProblems(): string {
+  const lines = server.output().split('\n');
+  return lines.filter((l) => /"level":(40|50|60)/.test(l) && !l.includes('Batch for')).join('\n');
 }
 
 const profile = (name: string) => `profile=${join(PROFILES, name)}`;
@@ -302,7 +308,7 @@ describe('reports', () => {
   it('a run in the repository root puts its report in stress-reports/, which git and biome skip', async () => {
     const before = readdirSync(ROOT).filter((f) => f.startsWith('pmemcql-stress-'));
     const run = await stress(['write', 'n=200', 'no-warmup', '-log', 'no-progress'], ROOT);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, `${run.stderr}\n${serverProblems()}`).toBe(0);
     const report = /^Report: (.+) \(1 run\)$/m.exec(run.stdout)?.[1];
     expect(report).toMatch(/^stress-reports\/pmemcql-stress-write-\d{8}-\d{6}\.html$/);
     try {
