@@ -43,6 +43,9 @@ export async function startBenchServer(
     /** Node options before the server's script (e.g. `--import` of a probe). */
     nodeArgs?: string[];
     env?: Record<string, string>;
+    /** Another Node.js executable and the server's main.js of a checkout built for it (runtime comparisons). */
+    node?: string;
+    main?: string;
   } = {},
 ): Promise<BenchServer> {
   const port = options.port ?? 19042 + Math.floor(Math.random() * 2000);
@@ -52,11 +55,11 @@ export async function startBenchServer(
       ? mkdtempSync('/dev/shm/pmemcql-bench-')
       : mkdtempSync(join(tmpdir(), 'pmemcql-bench-')));
   const child = spawn(
-    process.execPath,
+    options.node ?? process.execPath,
     [
       HEAP_FLOOR_FLAG,
       ...(options.nodeArgs ?? []),
-      resolve(import.meta.dirname, '../../server/main.js'),
+      options.main ?? resolve(import.meta.dirname, '../../server/main.js'),
       '--port',
       String(port),
       '--data',
