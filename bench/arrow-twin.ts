@@ -1,4 +1,4 @@
-// Arrow twin benchmark through the real server and the npm cassandra-driver (issue 7 "What must be shown"):
+// Arrow twin benchmark through the real server and the npm cassandra-driver:
 // one table `k bigint PRIMARY KEY, x double, y double, i int, t text` of N rows (default 1 M; --rows 10000000),
 // loaded through the driver with twins on and (separately) off — write throughput — then, on the twinned server,
 // `SELECT sum(x)`, `count(*)`, `max(x) WHERE y > ? ALLOW FILTERING` and a full-table scan (paged, fetch size 5000)

@@ -14,7 +14,7 @@
 //   [--raw-client] (bench/support/raw-execute-client.ts instead of cassandra-driver: about half its CPU per request, to
 //   tell the server's share of a latency tail from the load generator's; the issue's figures are the driver's)
 //   [--keep-table] (no TRUNCATE before each INSERT run: each run then adds its rows to the earlier runs', and the tail
-//   grows with the table, docs/benchmarks.md session 12; the table's rows after each run are printed)
+//   grows with the table, docs/benchmarks.md; the table's rows after each run are printed)
 //   [--no-client-heap-floor] (client processes without the server's old-generation floor, server/heap-floor.ts:
 //   cassandra-driver then ran ~40 mark-compacts a 30 s run at 20 000/s, see clientNodeArgs)
 //   [--slow-log FILE] (open loop: append each request slower than 5 ms, due time and latency, see writeSlowLog)
@@ -446,8 +446,8 @@ async function main(): Promise<void> {
         const base = c * 10_000_000 + r * 1_000_000;
         for (const kind of ['insert', 'select'] as const) {
           if (only && only !== kind) continue;
-          // Every INSERT run starts from an empty table: the tail grows with the table's size (docs/benchmarks.md,
-          // session 12), and the later runs would otherwise pay for the rows of the earlier ones.
+          // Every INSERT run starts from an empty table: the tail grows with the table's size (docs/benchmarks.md),
+          // and the later runs would otherwise pay for the rows of the earlier ones.
           if (kind === 'insert' || only === 'select') await emptyTable(admin);
           if (kind === 'select' && only === 'select') {
             // The SELECTs read the keys the INSERT run of the same base wrote: without it they would read nothing.
@@ -482,7 +482,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(
-    '\nServer ops per CPU-second: what one core of server could answer if the clients ran elsewhere (the issue-4 target is 40 k/s).',
+    '\nServer ops per CPU-second: what one core of server could answer if the clients ran elsewhere (the target is 40 k/s).',
   );
   console.log(
     `Client CPU µs/op: all client processes together (${flag('--raw-client') ? 'the driver-less client' : 'cassandra-driver'}), the floor the server shares the cores with.`,

@@ -1,4 +1,4 @@
-// Restart time and JS heap vs data size (issue 3): a fresh server process, from spawn to the first CQL query
+// Restart time and JS heap vs data size: a fresh server process, from spawn to the first CQL query
 // answered, with an empty table and with N rows of 100-byte values, emulated pmem (pool on /dev/shm,
 // PMEM_IS_PMEM_FORCE=1). Opening the pool is O(1) (no replay, no scan), so the time must be flat in the
 // data size, and the heap must not grow with the data (it lives in the pool).

@@ -203,7 +203,7 @@ export class CqlQueryHandler implements QueryHandler {
       keyspace,
       nowInSeconds: batch.nowInSeconds,
     };
-    // Authorization (issue 6): every statement of the batch.
+    // Authorization: every statement of the batch.
     if (this.ctx.auth) for (const it of items) this.ctx.auth.authorize(it.statement, state, keyspace);
     const t0 = performance.now();
     const result = executeBatch(this.ctx, batch.type, items, options, undefined).catch((e: unknown) => {
@@ -261,7 +261,7 @@ export class CqlQueryHandler implements QueryHandler {
     }
     if (options.names !== undefined) options = { ...options, values: this.byName(st, options.names, options.values) };
     if (st.table && !st.table.isVirtual) this.checkConsistency(st, options.consistency);
-    // Authorization (issue 6): QUERY and EXECUTE of prepared statements.
+    // Authorization: QUERY and EXECUTE of prepared statements.
     this.ctx.auth?.authorize(st, state, entry.keyspace);
     let result: ReturnType<typeof st.execute>;
     try {

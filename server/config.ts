@@ -35,7 +35,7 @@ export interface ServerConfig {
   native_transport_max_requests_per_connection: number;
   native_transport_max_concurrent_connections: number;
   native_transport_max_concurrent_connections_per_ip: number;
-  /** Issue 6: bytes of requests in flight (all clients / one client address) before reading pauses. */
+  /** Bytes of requests in flight (all clients / one client address) before reading pauses. */
   native_transport_max_request_data_in_flight: number;
   native_transport_max_request_data_in_flight_per_ip: number;
   log_level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
@@ -51,7 +51,7 @@ export interface ServerConfig {
   /** periodic: once the last sync started this long ago, writes wait for the next one, ms. undefined: 1.5 x period. */
   periodic_commitlog_sync_lag_block: number | undefined;
   // ---- end commit log
-  /** Client TLS (issue 6), as Cassandra's client_encryption_options with PEM files. */
+  /** Client TLS, as Cassandra's client_encryption_options with PEM files. */
   client_encryption_options: ClientEncryptionOptions;
   // ---- user-defined functions (Cassandra 5.0's names; docs/user-defined-functions.md)
   user_defined_functions_enabled: boolean;
@@ -67,7 +67,7 @@ export interface ServerConfig {
   user_defined_functions_memory_limit: number;
 }
 
-// ---- client_encryption_options (issue 6)
+// ---- client_encryption_options
 export interface ClientEncryptionOptions {
   enabled: boolean;
   /** Plain and TLS connections on the same port (TLS detected by its first byte). */

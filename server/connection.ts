@@ -75,14 +75,14 @@ export interface ConnectionOptions {
   /**
    * Bytes of requests in flight, shared with other connections (the server's total and this client
    * address's): reading stops while one is used up (Cassandra's native_transport_max_request_data_in_flight
-   * and ..._per_ip), so a flood of large requests cannot hold unbounded memory. Issue 6.
+   * and ..._per_ip), so a flood of large requests cannot hold unbounded memory.
    */
   budgets?: readonly InFlightBudget[];
   onClose: (connection: Connection) => void;
 }
 
 /**
- * A byte budget for requests in flight (issue 6, robustness). A connection with nothing in flight may
+ * A byte budget for requests in flight (robustness). A connection with nothing in flight may
  * always read one more request, so no client starves and a request larger than the budget still runs.
  */
 export class InFlightBudget {
@@ -192,7 +192,7 @@ export class Connection implements ConnectionInfo {
 
   // Flow control and lifecycle.
   private inFlight = 0;
-  /** Size of the request being dispatched, and of those in flight (issue 6). */
+  /** Size of the request being dispatched, and of those in flight. */
   private requestBytes = 0;
   private inFlightBytes = 0;
   private readPaused = false;
@@ -715,7 +715,7 @@ export class Connection implements ConnectionInfo {
   private complete(stream: number, result: ResultMessage | Promise<ResultMessage>): void {
     if (result instanceof Promise) {
       this.inFlight++;
-      // Issue 6: the request's bytes count against the in-flight budgets until it is answered.
+      // The request's bytes count against the in-flight budgets until it is answered.
       const bytes = this.requestBytes;
       this.inFlightBytes += bytes;
       for (const b of this.budgets) b.acquire(bytes);
@@ -889,7 +889,7 @@ export class Connection implements ConnectionInfo {
   /** Reads only while in-flight requests are under the limits and the socket drains. */
   private updateReading(): void {
     if (this.closing) return;
-    // Issue 6: a used-up byte budget pauses reading, unless nothing of ours is in flight.
+    // A used-up byte budget pauses reading, unless nothing of ours is in flight.
     let overBudget = false;
     if (this.inFlightBytes > 0) {
       for (const b of this.budgets) {

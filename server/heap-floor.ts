@@ -3,7 +3,7 @@
 // default limit for a small heap (~35 MiB here), every twin flush started a mark-compact: V8 begins marking once
 // the old generation's headroom is below the young generation's size, and the server's live heap (~15 MiB) plus a
 // 16 MiB young generation sat right at that line. Each mark-compact paused requests for 2-10 ms: 1.5-2 a flush,
-// ~60 % of the twin's event-loop stalls (docs/benchmarks.md, session 10). With the floor, 2 a run.
+// ~60 % of the twin's event-loop stalls (docs/benchmarks.md). With the floor, 2 a run.
 // The launchers (npm start / serve, the Dockerfile, main.js's shebang, the test and bench helpers) pass it.
 
 export const HEAP_FLOOR_FLAG = '--initial-old-space-size=128';

@@ -18,9 +18,9 @@ export interface NativeServerLimits {
   maxConnections?: number;
   /** Further connections from one client address are closed at once (..._per_ip in Cassandra). */
   maxConnectionsPerIp?: number;
-  /** Bytes of requests in flight over all connections before reading pauses (issue 6). */
+  /** Bytes of requests in flight over all connections before reading pauses. */
   maxRequestDataInFlight?: number;
-  /** The same for the connections of one client address (issue 6). */
+  /** The same for the connections of one client address. */
   maxRequestDataInFlightPerIp?: number;
 }
 
@@ -54,7 +54,7 @@ export class NativeServer {
   private readonly maxInFlight: number;
   private readonly maxConnections: number;
   private readonly maxConnectionsPerIp: number;
-  // Issue 6: request bytes in flight, for the whole server and per client address.
+  // Request bytes in flight, for the whole server and per client address.
   private readonly inFlightBudget: InFlightBudget;
   private readonly maxRequestDataInFlightPerIp: number;
   private readonly ipBudgets = new Map<string, InFlightBudget>();
@@ -168,7 +168,7 @@ export class NativeServer {
         }
       }
       if (this.tls !== undefined) {
-        // TLS (issue 6): the first byte tells a TLS handshake from a CQL frame (optional: both on one port).
+        // TLS: the first byte tells a TLS handshake from a CQL frame (optional: both on one port).
         this.tls.accept(socket, (s) => this.open(s));
         return;
       }
@@ -207,7 +207,7 @@ export class NativeServer {
 
   private readonly forget = (connection: Connection): void => {
     this.live.delete(connection);
-    // Issue 6: drop the address's budget with its last connection (late releases go to the old object).
+    // Drop the address's budget with its last connection (late releases go to the old object).
     const ip = connection.remoteAddress;
     for (const c of this.live) if (c.remoteAddress === ip) return;
     this.ipBudgets.delete(ip);

@@ -93,7 +93,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
   try {
     const args = parseArgs(process.argv);
     config = loadConfig({ file: args.file, env: process.env, flags: args.flags });
-    // As Cassandra's DatabaseDescriptor.applyAuth (issue 6).
+    // As Cassandra's DatabaseDescriptor.applyAuth.
     if (config.authenticator === 'AllowAllAuthenticator' && config.authorizer !== 'AllowAllAuthorizer') {
       throw new ConfigError('authorizer', `AllowAllAuthenticator can't be used with ${config.authorizer}`);
     }
@@ -155,7 +155,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
   for (const ks of buildSystemKeyspaces()) catalog.putKeyspace(ks, true);
   const schemaStore = new SchemaStore(storage, catalog);
   const userKeyspaces = schemaStore.load();
-  // Arrow twins (DESIGN §5) learn their tables' columns from the catalog; PMEMCQL_TWINS=off keeps none.
+  // Arrow twins learn their tables' columns from the catalog; PMEMCQL_TWINS=off keeps none.
   if (process.env.PMEMCQL_TWINS !== 'off') storage.setTwinSchemaSource(catalogTwinSchemaSource(catalog));
   const node: NodeInfo = {
     hostId: await schemaStore.hostId(),
@@ -185,7 +185,7 @@ export async function runServer(build: ServerBuild): Promise<void> {
     }),
     sizeEstimates: () => sizeEstimateRows(catalog, storage, node.tokens),
   });
-  // Roles, permissions, system_auth (issue 6).
+  // Roles, permissions, system_auth.
   const auth = new AccessControl(storage, catalog, logger, {
     authenticator: config.authenticator,
     authorizer: config.authorizer,

@@ -2,7 +2,7 @@
 // busy they get almost no CPU (a SCHED_IDLE task weighs 3 against a normal task's 1024), and the event loop pays:
 // V8's compiler threads never deliver optimized code and the GC helpers its main thread joins hold it up (with two
 // processes spinning on the two cores, single requests in a row: a 15th of the throughput, stalls up to 1.5 s;
-// docs/benchmarks.md, session 17). Every `everyMs` the watch reads how long each thread waited for a CPU
+// docs/benchmarks.md). Every `everyMs` the watch reads how long each thread waited for a CPU
 // (/proc/self/task/TID/schedstat, run_delay); a SCHED_IDLE thread that waited over `starvedMs` of that window goes
 // back to SCHED_OTHER for `holdMs`, then under SCHED_IDLE again. A thread that starves again within a second of going
 // back is held twice as long each time (up to MAX_HOLD_MS): under lasting load each return costs a stall of a few

@@ -44,7 +44,7 @@ export interface StorageEngineOptions {
   commitLog?: Partial<CommitLogOptions>;
   /** Told during long steps of the open (rebuilding a disk pool's working copy). */
   onOpenProgress?: OpenProgress;
-  /** Arrow twin flush thresholds and background work (DESIGN §5). */
+  /** Arrow twin flush thresholds and background work. */
   twin?: Partial<TwinOptions>;
 }
 

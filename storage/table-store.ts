@@ -26,7 +26,7 @@ export class TableStore {
     private readonly state: TableState,
     private readonly commit: GroupCommit,
     private readonly dropper: (table: TableStore) => Promise<void>,
-    /** The Arrow twin (DESIGN §5) and the worker flushing / compacting it; absent for pools without one. */
+    /** The Arrow twin and the worker flushing / compacting it; absent for pools without one. */
     readonly twin?: TableTwin,
     readonly twinWorker?: TwinWorker,
   ) {

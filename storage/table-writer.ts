@@ -63,7 +63,7 @@ class TableStage {
 }
 
 export class TableWriter {
-  /** `twin`: the table's Arrow twin, told of every row change in the same batch (DESIGN §5). */
+  /** `twin`: the table's Arrow twin, told of every row change in the same batch. */
   constructor(
     private readonly t: TableState,
     private readonly twin?: TableTwin,

@@ -1,4 +1,4 @@
-// PasswordAuthenticator + CassandraRoleManager against the real server (issue 6): SASL PLAIN logins from the
+// PasswordAuthenticator + CassandraRoleManager against the real server: SASL PLAIN logins from the
 // Node.js and Python drivers, the default superuser, Cassandra's messages for bad credentials and roles that
 // cannot log in, CREATE/ALTER/DROP ROLE and USER, GRANT/REVOKE of roles, LIST ROLES/USERS, the system_auth
 // tables, and roles surviving a restart.

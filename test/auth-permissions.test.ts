@@ -1,4 +1,4 @@
-// CassandraAuthorizer against the real server (issue 6): GRANT / REVOKE / LIST PERMISSIONS on every resource
+// CassandraAuthorizer against the real server: GRANT / REVOKE / LIST PERMISSIONS on every resource
 // kind, enforced per statement kind (SELECT, INSERT/UPDATE/DELETE, TRUNCATE, LWT, DDL, role management), in
 // batches and at EXECUTE of prepared statements, inherited through granted roles, bypassed by superusers,
 // system tables readable as in Cassandra, creators owning what they create, and grants surviving a restart.

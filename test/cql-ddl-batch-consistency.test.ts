@@ -1,4 +1,4 @@
-// Issue 4 gaps through the DataStax Node.js driver against the real server, each checked against what Cassandra 5.0
+// CQL gaps through the DataStax Node.js driver against the real server, each checked against what Cassandra 5.0
 // answers (codes and exact messages): ALTER TABLE RENAME / ADD / DROP / WITH and their IF [NOT] EXISTS forms,
 // TRUNCATE, CREATE TABLE ... WITH ID, BATCH timestamps and batch-type rules, single-partition batch isolation under
 // concurrent readers, consistency levels on one node (Unavailable where Cassandra gives it, SERIAL / LOCAL_SERIAL for

@@ -1,4 +1,4 @@
-// Prepared statements end to end (issue 4): ids as Cassandra 5.0 computes them (QueryProcessor.computeId), one
+// Prepared statements end to end: ids as Cassandra 5.0 computes them (QueryProcessor.computeId), one
 // cache for every connection, UNPREPARED after eviction, v5 result_metadata_id and METADATA_CHANGED, skip_metadata
 // in v4, and what drivers see when the schema changes under a prepared statement. cassandra-driver where it shows
 // the behaviour, a raw native-protocol client where the driver hides it (ids, flags, error bodies).

@@ -1,4 +1,4 @@
-// The CQL feature set of issue 5 through the Python driver (python3-cassandra 3.25), one scenario per feature:
+// The CQL feature set through the Python driver (python3-cassandra 3.25), one scenario per feature:
 // values read back through the driver's own types, and error paths with the server's code and Cassandra's
 // message. Scenarios: test/python/cql_complete.py (one process, one connection, run in order).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +52,7 @@ function expectErrors(
 
 const invalid = (message: string | RegExp): Expected => ['InvalidRequest', INVALID, message];
 
-describe.runIf(available)('the CQL of issue 5 through the Python driver', () => {
+describe.runIf(available)('the CQL feature set through the Python driver', () => {
   beforeAll(async () => {
     server = await startServer({ env: UDF_ENV });
     results = await runPython('cql_complete.py', server.host, server.port, [], { timeoutMs: 90_000 });

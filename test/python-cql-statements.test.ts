@@ -1,4 +1,4 @@
-// The CQL statements of issue 4 through the Python driver (python3-cassandra 3.25), one scenario per area:
+// The CQL statements through the Python driver (python3-cassandra 3.25), one scenario per area:
 // literal forms, comments and named bind markers; keyspace and table DDL as system_schema shows it; unset and
 // null binds and clustering-range deletes; SELECT restrictions, token ranges and limits; native functions and
 // CAST; batch timestamps; prepared ids (md5 of keyspace + query) and v5 result metadata ids; consistency levels
@@ -50,7 +50,7 @@ function expectErrors(name: string, expected: Record<string, Expected>, errors =
 
 const invalid = (message: string): Expected => ['InvalidRequest', INVALID, message];
 
-describe.runIf(available)('the CQL statements of issue 4 through the Python driver', () => {
+describe.runIf(available)('the CQL statements through the Python driver', () => {
   beforeAll(async () => {
     server = await startServer();
     results = await runPython('cql_statements.py', server.host, server.port, [], { timeoutMs: 90_000 });

@@ -1,5 +1,5 @@
-// The in-flight request data budgets (native_transport_max_request_data_in_flight and ..._per_ip,
-// issue 6) in process: a connection pipelining large requests stops being read once the budget is
+// The in-flight request data budgets (native_transport_max_request_data_in_flight and ..._per_ip)
+// in process: a connection pipelining large requests stops being read once the budget is
 // used up and resumes when answers free it; a connection with nothing in flight always gets one
 // request in; nothing is lost or reordered within a stream.
 import pino from 'pino';

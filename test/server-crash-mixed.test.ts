@@ -1,4 +1,4 @@
-// Crash safety end to end under a mixed workload (issue 6, "Faults"): the real server (CRASH_SYNC picks the
+// Crash safety end to end under a mixed workload: the real server (CRASH_SYNC picks the
 // durability: periodic, the default commitlog_sync, group or batch for a journaled pool in a directory on disk, or
 // emulated for pmem emulated on /dev/shm with PMEM_IS_PMEM_FORCE=1; tiny Arrow twin flush thresholds so twins flush
 // during the load) serves several DataStax driver clients at once, each lane with its own keys, doing

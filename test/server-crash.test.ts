@@ -1,5 +1,5 @@
 // Killing the server at any moment, or cutting its power, loses nothing its commitlog_sync promised and never leaves
-// the pool unopenable (DESIGN §4, §7): a real server process — a journaled pool in a directory on disk under
+// the pool unopenable: a real server process — a journaled pool in a directory on disk under
 // CRASH_SYNC (periodic, the default, group or batch; `emulated`: pmem emulated on /dev/shm) — under continuous write
 // load from the DataStax driver — concurrent prepared INSERTs and UPDATEs and logged BATCHes over two tables — is
 // killed with SIGKILL at random moments, CRASH_KILLS times, on the same data directory. Every other kill is

@@ -1,4 +1,4 @@
-// Client encryption (issue 6): client_encryption_options with PEM files made by openssl at test time (never
+// Client encryption: client_encryption_options with PEM files made by openssl at test time (never
 // committed). TLS required, optional (plain and TLS on one port, told apart by the first byte), and
 // require_client_auth with a CA; the Node.js driver's sslOptions and the Python driver's ssl_context.
 import { execFile, execFileSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The planner's half of the columnar path (DESIGN §5): which SELECTs run over the Arrow twin. Whole-table and
+// The planner's half of the columnar path: which SELECTs run over the Arrow twin. Whole-table and
 // token-range scans of tables without clustering columns, count/sum/avg/min/max (optionally GROUP BY the partition
 // key) and ALLOW FILTERING comparisons on numeric regular columns go columnar; anything else (partition or
 // clustering restrictions, indexes, DISTINCT, ORDER BY, PER PARTITION LIMIT, writetime/ttl, functions, JSON, ...)

@@ -23,7 +23,7 @@ export interface ExecutionContext {
   readonly logger: Logger;
   /** Trace sessions of requests sent with the tracing flag. */
   readonly traces?: TraceStore;
-  /** Roles and permissions (issue 6); role/permission statements need it, undefined in bare test contexts. */
+  /** Roles and permissions; role/permission statements need it, undefined in bare test contexts. */
   readonly auth?: AccessControl | undefined;
   /** Runs user-defined functions (and knows whether they are enabled). */
   readonly userFunctions: UserFunctionRuntime;

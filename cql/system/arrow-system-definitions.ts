@@ -1,4 +1,4 @@
-// The schema of keyspace system_arrow (the Arrow twins' companion tables, DESIGN §5); rows come from
+// The schema of keyspace system_arrow (the Arrow twins' companion tables); rows come from
 // arrow-system-tables.ts. Kept apart (no imports) so the built-in keyspace list can include it without cycles.
 
 import type { SystemKeyspaceDefinition } from './system-table-definitions.js';

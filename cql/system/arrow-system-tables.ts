@@ -1,4 +1,4 @@
-// Keyspace system_arrow (DESIGN §5): the Arrow twins' companion tables, read-only, so a user sees buffers and
+// Keyspace system_arrow: the Arrow twins' companion tables, read-only, so a user sees buffers and
 // segments with cqlsh — the study's buffer table `(token_id, ts, serialized_pu)` and Arrow index table
 // `(token_id, ts, arrow_addr, arrow_size)` with their counts. Admin commands are tables too (the keyspace is
 // read-only): reading `flush_now` / `compact_now` flushes / compacts every twin and returns what was done,

@@ -450,7 +450,7 @@ function getNative(name: string): Buffer {
       mask = saved;
       digits = digits.replace(/0+$/, '');
       let scale = digits.length - exponent;
-      // Robustness fix (issue 6, fuzzing): dropping trailing zeros lowers the scale, which could go
+      // Robustness fix (found by fuzzing): dropping trailing zeros lowers the scale, which could go
       // below the int32 minimum for a value stored with scale -2^31 (decimalToBytes then threw a
       // RangeError on every read of the row). Keep just enough of the zeros at that floor.
       if (scale < -0x80000000) {

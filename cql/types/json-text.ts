@@ -20,7 +20,7 @@ export function isJsonObject(v: JsonValue): v is { object: ReadonlyMap<string, J
 
 /**
  * Deepest nesting accepted, as Jackson's StreamReadConstraints default (1000) in Cassandra 5.0.
- * Robustness fix (issue 6, fuzzing): without it "[[[[..." thousands deep overflowed the stack and
+ * Robustness fix (found by fuzzing): without it "[[[[..." thousands deep overflowed the stack and
  * came back as a RangeError (a SERVER_ERROR) instead of an InvalidRequest.
  */
 const MAX_JSON_DEPTH = 1000;
@@ -48,7 +48,7 @@ export function parseJson(text: string): JsonValue {
   const ws = () => {
     while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
   };
-  // Issue 6: every nested value goes through here; `depth` counts the enclosing ones.
+  // Every nested value goes through here; `depth` counts the enclosing ones.
   const value = (): JsonValue => {
     depth++;
     try {
@@ -60,7 +60,7 @@ export function parseJson(text: string): JsonValue {
   const valueAt = (): JsonValue => {
     ws();
     const c = text[i];
-    if ((c === '{' || c === '[') && depth > MAX_JSON_DEPTH) fail(); // issue 6: bounded nesting
+    if ((c === '{' || c === '[') && depth > MAX_JSON_DEPTH) fail(); // bounded nesting
     if (c === '{') {
       i++;
       const object = new Map<string, JsonValue>();

@@ -14,7 +14,7 @@ export function bigintFromTwosComplement(b: Uint8Array, start = 0, end = b.lengt
 }
 
 export function bigintToTwosComplement(v: bigint): Buffer {
-  // Robustness fix (issue 6, fuzzing): the former loop shifted the value 8 bits at a time, which is
+  // Robustness fix (found by fuzzing): the former loop shifted the value 8 bits at a time, which is
   // quadratic in its size (a 64 KiB varint took 3 s, a 1 MiB literal minutes of blocked event loop).
   // Hex conversion of a bigint is linear. Minimal byte count so that the sign bit is right.
   const neg = v < 0n;

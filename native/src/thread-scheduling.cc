@@ -1,7 +1,7 @@
 // Background threads (V8's platform workers: parallel GC and optimizing compiles; the twin flush thread) run under
 // SCHED_IDLE so that on a busy machine they only take CPU time nothing else wants, and a CPU running only them
 // counts as idle when the kernel places a woken event loop. Node has no binding for sched_setscheduler, and on
-// Linux it applies to the one thread named (docs/benchmarks.md, session 9, has the measurements).
+// Linux it applies to the one thread named (docs/benchmarks.md has the measurements).
 
 #include "thread-scheduling.h"
 

@@ -1,4 +1,4 @@
-// The Arrow shape of a table's columnar twin (DESIGN §5, docs/arrow-twins.md): which Arrow type each CQL type
+// The Arrow shape of a table's columnar twin (docs/arrow-twins.md): which Arrow type each CQL type
 // becomes, and the field order of a segment: `_token`, partition key columns, clustering columns, static and
 // regular columns (by column id), `_writetime`, `_expires`. Field metadata carries the CQL type and column id so a
 // segment is self-describing (an exported file read by pyarrow/DuckDB still says what the columns were in CQL).

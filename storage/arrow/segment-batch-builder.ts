@@ -1,5 +1,5 @@
 // Appends segment rows, already in the row store's order, straight into the column encoders, and makes the
-// RecordBatch (DESIGN §5). The flush streams buffer rows through it as it reads them (no per-row objects held
+// RecordBatch. The flush streams buffer rows through it as it reads them (no per-row objects held
 // until the build: those were most of a flush's garbage); buildSegmentBatch sorts rows first and then does the same.
 
 import { makeData, RecordBatch, Schema, Struct } from 'apache-arrow';

@@ -1,5 +1,5 @@
 // Buffer rows -> one Arrow RecordBatch sorted as the row store orders rows (token, partition key, clustering),
-// serialized as an Arrow IPC file: the immutable segment a flush writes into the pool (DESIGN §5).
+// serialized as an Arrow IPC file: the immutable segment a flush writes into the pool.
 
 import { type RecordBatch, Table, tableToIPC } from 'apache-arrow';
 import { compareValues } from '../../cql/types/value-comparator.js';

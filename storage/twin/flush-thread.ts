@@ -130,7 +130,7 @@ function transferables(r: AssembledSegment): ArrayBuffer[] {
 /**
  * Linux schedules threads as tasks: the thread's own id takes a policy and a nice value of its own. SCHED_IDLE
  * (the default) lets a woken event loop take this thread's CPU at once, where nice 10 left it queued behind a
- * client process on the other CPU (docs/benchmarks.md, session 9). Returns the thread's id when it is under
+ * client process on the other CPU (docs/benchmarks.md). Returns the thread's id when it is under
  * SCHED_IDLE, else 0.
  */
 function lowerPriority(nice: number, idle: boolean): number {

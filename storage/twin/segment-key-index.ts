@@ -1,4 +1,4 @@
-// Which twin row key each row of a segment holds (DESIGN §5's "each row records (segment, index)"): one pool value
+// Which twin row key each row of a segment holds: one pool value
 // per segment, written in the flush's transaction, instead of one pointer-map entry per flushed row (a B+-tree
 // insert each, ~2 µs a row: most of a flush's commit). A row's columnar copy is live when its key is in some
 // segment's index AND its deletion-vector bit is clear; the write path finds it by binary search (behind the

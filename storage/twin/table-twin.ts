@@ -1,4 +1,4 @@
-// A table's Arrow twin (DESIGN §5): the buffer of rows changed since the last flush, the immutable Arrow
+// A table's Arrow twin: the buffer of rows changed since the last flush, the immutable Arrow
 // segments with their key indexes (twin key -> row) and deletion vectors. The row store's writer calls
 // touchKey/touchPartition while staging, so every twin change lands in the SAME transaction as the row change.
 // In-memory state (segments, deletion vectors) mirrors committed data only: it changes in commit hooks.

@@ -1,4 +1,4 @@
-// A table's twin buffer (DESIGN §5's buffer table): the latest state of every row changed since the last flush.
+// A table's twin buffer (the buffer table): the latest state of every row changed since the last flush.
 // Kept as a LOG: each group-commit batch adds ONE record holding every row it changed, appended to while the
 // batch is staged, so a write costs a few bytes copied into that record — not a B+-tree entry of its own
 // (allocating, inserting and later freeing an entry per write was a third of the twin's write cost), and no

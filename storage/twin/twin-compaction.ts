@@ -1,4 +1,4 @@
-// Compaction of a table's twin (DESIGN §5): segments with many deleted rows, or many small segments, are folded
+// Compaction of a table's twin: segments with many deleted rows, or many small segments, are folded
 // into a fresh segment by the ordinary flush. In bounded slices, the live rows of the victims (their key indexes'
 // entries with a clear deletion bit) move back to the buffer (bit set, buffer entry added: one transaction per
 // slice); once a victim has no live row left, its bytes, key index, record and deletion vector go (one more

@@ -1,4 +1,4 @@
-// Flushing a table's twin buffer into one Arrow segment (DESIGN §5, docs/arrow-twins.md "Flush"), in bounded steps
+// Flushing a table's twin buffer into one Arrow segment (docs/arrow-twins.md "Flush"), in bounded steps
 // (paced in the background, see twin-worker.ts) so requests interleave with it: the buffer's sorted view as the
 // flush starts (built by the flush thread, or here in steps); its rows handed to the segment assembler a slice a
 // step (segment-assembler.ts: rows read into the column encoders, the Arrow batch, its IPC bytes, the key index and

@@ -1,4 +1,4 @@
-// Keys and records of a table's Arrow twin (DESIGN §5, docs/arrow-twins.md "Integration"). Under the TableRoot:
+// Keys and records of a table's Arrow twin (docs/arrow-twins.md "Integration"). Under the TableRoot:
 //   'b' buffer:   twin row key -> the merged row as the row store holds it (a table without clustering columns:
 //                 its partition value), empty = deleted, [0xff] = changed, read it from the row store (compaction)
 //   'a' index:    u32 segment id -> segment record (tokens, ts, size, rows)
