@@ -91,7 +91,12 @@ function bundleIsCurrent(main: string): boolean {
   const dist = resolve(main, '../..');
   try {
     const builtFrom = readFileSync(join(dist, 'server-bundle/built-from.txt'), 'utf8').trim();
-    return builtFrom === createHash('sha1').update(readFileSync(join(dist, '.tsbuildinfo'))).digest('hex');
+    return (
+      builtFrom ===
+      createHash('sha1')
+        .update(readFileSync(join(dist, '.tsbuildinfo')))
+        .digest('hex')
+    );
   } catch {
     return false;
   }
@@ -166,7 +171,8 @@ async function main(): Promise<void> {
   ];
   for (const r of runtimes) {
     // A stale bundle makes that server load module by module, ~2x slower to start (docs/startup.md).
-    if (!bundleIsCurrent(r.main)) throw new Error(`${r.main}: the bundle is not current; run npm run build:bundle there`);
+    if (!bundleIsCurrent(r.main))
+      throw new Error(`${r.main}: the bundle is not current; run npm run build:bundle there`);
   }
   const load0 = loadavg()[0]!;
 
@@ -203,7 +209,10 @@ async function main(): Promise<void> {
   }
   const none: Throughput = { opsPerSecond: Number.NaN, p99: Number.NaN, serverCpuUs: Number.NaN };
   const best = (i: number, kind: 'insert' | 'select') =>
-    runs[i]!.map((x) => x[kind]).reduce((a, b) => (Number.isNaN(a.opsPerSecond) || b.opsPerSecond > a.opsPerSecond ? b : a), none);
+    runs[i]!.map((x) => x[kind]).reduce(
+      (a, b) => (Number.isNaN(a.opsPerSecond) || b.opsPerSecond > a.opsPerSecond ? b : a),
+      none,
+    );
 
   console.log(
     `\n${starts} starts each (alternating), ${rounds} throughput rounds each (best shown), ${ops} ops per run at ${inFlight} in flight after ${warmup} warm-up ops, journaled disk pools, load average ${load0.toFixed(1)} -> ${loadavg()[0]!.toFixed(1)}\n`,

@@ -3,8 +3,8 @@
 // segment's own filter (what each write did before the blocks). In memory only: random tokens, no pool.
 //   npx tsc -p tsconfig.json && node dist/bench/token-filter-probe.js [--segments 153] [--rows 65536] [--probes 2000000]
 
+import type { LiveSegment } from '../storage/twin/live-segment.js';
 import { SegmentFilterTree } from '../storage/twin/segment-filter-tree.js';
-import type { LiveSegment } from '../storage/twin/table-twin.js';
 import { TokenFilter } from '../storage/twin/token-filter.js';
 import { numberOption } from './support/cli-options.js';
 

@@ -11,7 +11,7 @@ import { murmur3Token, tokenToSortableBytes } from '../storage/murmur3-token.js'
 import { liveCell, type PartitionUpdate, rowLiveness } from '../storage/mutation.js';
 import { StorageEngine } from '../storage/storage-engine.js';
 import type { TableStore } from '../storage/table-store.js';
-import type { LiveSegment } from '../storage/twin/table-twin.js';
+import type { LiveSegment } from '../storage/twin/live-segment.js';
 import { checkTwin } from '../storage/twin/twin-check.js';
 import type { TwinSchema } from '../storage/twin/twin-schema.js';
 import { int32Bytes, int64Bytes } from './support/value-bytes.js';

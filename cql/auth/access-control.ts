@@ -6,10 +6,10 @@
 import type { Logger } from 'pino';
 import type { StorageEngine } from '../../storage/storage-engine.js';
 import { InvalidRequest, Unauthorized } from '../errors.js';
-import type { CqlStatement } from '../execution/cql-statement.js';
 import type { Permission, Statement } from '../parser/ast.js';
 import type { ClientState, ServerEvent } from '../query-handler.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
+import type { TableMetadata } from '../schema/table-metadata.js';
 import type { SystemRows } from '../system/system-rows.js';
 import type { RowObject } from '../system/virtual-table.js';
 import { hashPassword } from './password-hash.js';
@@ -57,6 +57,14 @@ interface UserInfo {
   version: number;
   roles: Set<string>;
   isSuper: boolean;
+}
+
+/**
+ * What authorize() reads of a prepared statement (a CqlStatement): its table, and where the statement has them its
+ * AST, kind and conditions.
+ */
+export interface AuthorizedStatement {
+  readonly table?: TableMetadata | undefined;
 }
 
 export class AccessControl {
@@ -257,7 +265,7 @@ export class AccessControl {
    * before executing a QUERY or EXECUTE and for every statement of a BATCH. Role and permission statements
    * check their own rules when they run.
    */
-  authorize(st: CqlStatement, state: ClientState, keyspace: string | undefined): void {
+  authorize(st: AuthorizedStatement, state: ClientState, keyspace: string | undefined): void {
     if (!this.requireAuthorization) return;
     const ast = (st as { ast?: Statement }).ast;
     if (ast !== undefined && ast.kind !== 'select') {

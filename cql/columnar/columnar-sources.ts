@@ -10,7 +10,8 @@ import { tokenToSortableBytes } from '../../storage/murmur3-token.js';
 import { deserializePartitionKey } from '../../storage/partition-key.js';
 import type { Projection, ReadRow } from '../../storage/row-projection.js';
 import { tokenOfMapKey } from '../../storage/table-layout.js';
-import type { LiveSegment, TableTwin } from '../../storage/twin/table-twin.js';
+import type { LiveSegment } from '../../storage/twin/live-segment.js';
+import type { TableTwin } from '../../storage/twin/table-twin.js';
 import { isBufferDeletion, splitTwinKey } from '../../storage/twin/twin-keys.js';
 import { TwinRowSource } from '../../storage/twin/twin-row-source.js';
 

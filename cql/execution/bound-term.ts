@@ -3,7 +3,7 @@
 // the bound values without copying them.
 
 import { FunctionFailure, InvalidRequest } from '../errors.js';
-import type { NativeFunction } from '../functions/native-functions.js';
+import type { NativeFunction } from '../functions/native-function.js';
 import { callFunction, resolveFunction } from '../functions/native-functions.js';
 import type { Term } from '../parser/ast.js';
 import { type BoundValue, type ColumnSpec, UNSET } from '../query-handler.js';

@@ -10,7 +10,8 @@ import { javaFloatingToString } from '../types/java-number-text.js';
 import { nativeToText } from '../types/value-formatter.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
 import { decimalToBigInt } from './big-decimal-math.js';
-import { functionOverloads, type NativeFunction } from './native-functions.js';
+import type { NativeFunction } from './native-function.js';
+import { functionOverloads } from './native-functions.js';
 
 const NUMERIC: readonly NativeTypeName[] = [
   'tinyint',

@@ -6,7 +6,7 @@ import { InvalidRequest } from '../errors.js';
 import { type CqlType, type NativeTypeName, native } from '../types/cql-type.js';
 import { type Duration, durationFromBytes, formatDuration } from '../types/duration.js';
 import { intBytes } from '../types/java-integers.js';
-import type { NativeFunction } from './native-functions.js';
+import type { NativeFunction } from './native-function.js';
 import { timeUuidMillis } from './timeuuid-generator.js';
 
 const DAY_MS = 86_400_000n;

@@ -4,7 +4,7 @@
 import { InvalidRequest } from '../errors.js';
 import { type CqlType, cqlTypeToString, type NativeTypeName, native } from '../types/cql-type.js';
 import { typeAssignability } from './function-resolver.js';
-import type { NativeFunction } from './native-functions.js';
+import type { NativeFunction } from './native-function.js';
 
 export interface FunctionParameter {
   /** FunctionParameter.toString, as FunctionFactory.toString prints it. */

@@ -8,7 +8,7 @@ import { decimalToBytes } from '../types/decimal-text.js';
 import { durationToBytes } from '../types/duration.js';
 import { buildCollection, buildTuple, buildVector } from '../types/serialized-layout.js';
 import { type FunctionFactory, parameters } from './function-parameter.js';
-import type { NativeFunction } from './native-functions.js';
+import type { NativeFunction } from './native-function.js';
 import { boundTimeUuid } from './timeuuid-generator.js';
 
 function fixed(bytes: number[] | Buffer): Buffer {

@@ -9,7 +9,7 @@ import { type Decimal, decimalFromBytes, decimalToBytes } from '../types/decimal
 import { intBytes, javaIntCast, javaLongCast, readIntBytes } from '../types/java-integers.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
 import { decimalExp, decimalLn, decimalLog10, decimalPrecision, decimalToBigInt } from './big-decimal-math.js';
-import type { NativeFunction } from './native-functions.js';
+import type { NativeFunction } from './native-function.js';
 
 /** Java's Math.round(float) (an int) and Math.round(double) (a long): floor(x + 1/2), saturating, NaN -> 0. */
 function javaRound(v: number, toInt: boolean): number | bigint {

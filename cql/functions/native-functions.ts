@@ -17,17 +17,8 @@ import { functionFactory } from './function-factories.js';
 import { factoryFunction } from './function-parameter.js';
 import { type ProvidedArg, pickFunction, typeAssignability } from './function-resolver.js';
 import { mathFunctions } from './math-functions.js';
+import type { NativeFunction } from './native-function.js';
 import { boundTimeUuid, newTimeUuid, timeUuidMillis } from './timeuuid-generator.js';
-
-export interface NativeFunction {
-  /** Lower-case name as Cassandra reports it (e.g. `totimestamp`). */
-  readonly name: string;
-  readonly argTypes: readonly CqlType[];
-  readonly returnType: CqlType;
-  /** Pure functions with constant args may be folded at prepare time. */
-  readonly deterministic: boolean;
-  readonly call: (args: readonly (Buffer | null)[]) => Buffer | null;
-}
 
 const DAY_MS = 86_400_000n;
 /** The `date` type stores days with 2^31 as the epoch. */

@@ -1,7 +1,7 @@
 // The schema of keyspace system_arrow (the Arrow twins' companion tables); rows come from
 // arrow-system-tables.ts. Kept apart (no imports) so the built-in keyspace list can include it without cycles.
 
-import type { SystemKeyspaceDefinition } from './system-table-definitions.js';
+import type { SystemKeyspaceDefinition } from './system-keyspace-definition.js';
 
 export const ARROW_KEYSPACE = 'system_arrow';
 

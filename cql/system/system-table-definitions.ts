@@ -2,15 +2,7 @@
 // them). They are parsed at start-up into TableMetadata; their rows are produced by code.
 
 import { ARROW_KEYSPACE_DEFINITION } from './arrow-system-definitions.js';
-
-export interface SystemKeyspaceDefinition {
-  name: string;
-  /** Virtual keyspaces (system_views, system_virtual_schema) are listed in system_virtual_schema only. */
-  virtual: boolean;
-  replication: Record<string, string>;
-  durableWrites: boolean;
-  tables: { name: string; comment: string; cql: string }[];
-}
+import type { SystemKeyspaceDefinition } from './system-keyspace-definition.js';
 
 const LOCAL = { class: 'org.apache.cassandra.locator.LocalStrategy' };
 const simple = (rf: number) => ({

@@ -9,7 +9,7 @@
 // now and then, never a miss. A block whose build met a segment without bytes (a damaged twin) gets no filter: its
 // sub-blocks and segments are probed instead, down to that segment, which the caller searches anyway.
 
-import type { LiveSegment } from './table-twin.js';
+import type { LiveSegment } from './live-segment.js';
 import { TokenFilter } from './token-filter.js';
 
 /** Ids per block at level L: 4^L (level 0: one segment). */

@@ -8,7 +8,8 @@
 import { ROWS_PER_CHUNK } from '../arrow/deletion-vector.js';
 import { PoolError } from '../native-pool.js';
 import { BufferRecordBuilder } from './buffer-record.js';
-import type { LiveSegment, TableTwin } from './table-twin.js';
+import type { LiveSegment } from './live-segment.js';
+import type { TableTwin } from './table-twin.js';
 import { BUFFER_CHANGED, chunkKey, hasPrefix, keyIndexKey, segmentBytesKey, segmentKey } from './twin-keys.js';
 
 /** Victims: segments at least half deleted; or, when there are 4 or more small ones, every small one. */
