@@ -12,7 +12,7 @@ import { FloatSumAccumulator, IntegerSumAccumulator } from '../storage/arrow/agg
 import { twinLayout } from '../storage/arrow/arrow-schema.js';
 import { countRows, filterCompare, maxOf, sumFloats, sumIntegers } from '../storage/arrow/column-kernels.js';
 import { DeletionVector } from '../storage/arrow/deletion-vector.js';
-import { liveRows, type Selection } from '../storage/arrow/row-selection.js';
+import { liveRows, type RowMask } from '../storage/arrow/row-mask.js';
 import { buildSegmentBatch, serializeSegment, type TwinRow } from '../storage/arrow/segment-builder.js';
 import { openSegment, sharesMemory, type TwinColumns, twinColumns } from '../storage/arrow/segment-reader.js';
 import { openDuckDb } from './support/duckdb-engine.js';
@@ -132,7 +132,7 @@ function bufferRows(from: number, to: number): TwinRow[] {
 interface Seg {
   cols: TwinColumns;
   rows: number;
-  live: Selection;
+  live: RowMask;
 }
 
 function best(runs: number, f: () => unknown): { ms: number; value: unknown } {

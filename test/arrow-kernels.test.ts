@@ -19,7 +19,7 @@ import {
   sumIntegers,
 } from '../storage/arrow/column-kernels.js';
 import { DeletionVector } from '../storage/arrow/deletion-vector.js';
-import { liveRows, type Selection } from '../storage/arrow/row-selection.js';
+import { liveRows, type RowMask } from '../storage/arrow/row-mask.js';
 import { buildSegment, type TwinRow } from '../storage/arrow/segment-builder.js';
 import { openSegment, twinColumns } from '../storage/arrow/segment-reader.js';
 
@@ -103,7 +103,7 @@ const rowsArb = fc.oneof(
 interface Built {
   rows: RowSpec[];
   cols: (id: number) => Data;
-  sel: Selection;
+  sel: RowMask;
 }
 
 function build(specs: RowSpec[]): Built {

@@ -20,7 +20,7 @@ import {
   sumIntegers,
 } from '../../storage/arrow/column-kernels.js';
 import { cqlBytesAt } from '../../storage/arrow/cql-value-decoder.js';
-import type { Selection } from '../../storage/arrow/row-selection.js';
+import type { RowMask } from '../../storage/arrow/row-mask.js';
 import { serializePartitionKey } from '../../storage/partition-key.js';
 import { Projection } from '../../storage/row-projection.js';
 import type { TableTwin } from '../../storage/twin/table-twin.js';
@@ -116,7 +116,7 @@ class Acc {
   }
 
   /** A segment's partial over selection `sel` (data undefined: the column did not exist then: all null). */
-  addSegment(view: SegmentView, data: Data | undefined, sel: Selection): void {
+  addSegment(view: SegmentView, data: Data | undefined, sel: RowMask): void {
     const fn = this.out.fn;
     if (fn === 'countRows') {
       this.count += countRows(sel, view.rows);
@@ -199,7 +199,7 @@ export function bindFilters(plan: ColumnarPlan, values: readonly BoundValue[]): 
 }
 
 /** Live rows of a segment passing every filter. */
-export function filtered(view: SegmentView, filters: readonly BoundFilter[]): Selection {
+export function filtered(view: SegmentView, filters: readonly BoundFilter[]): RowMask {
   let sel = view.sel;
   for (const f of filters) {
     const data = view.column(f.columnId);

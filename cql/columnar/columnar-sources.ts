@@ -4,7 +4,7 @@
 
 import type { Data } from 'apache-arrow';
 import { META_COLUMN_ID, META_EMPTY_VALUES } from '../../storage/arrow/arrow-schema.js';
-import { intersect, liveRows, type Selection, wordCount } from '../../storage/arrow/row-selection.js';
+import { intersect, liveRows, type RowMask, wordCount } from '../../storage/arrow/row-mask.js';
 import type { OpenSegment } from '../../storage/arrow/segment-reader.js';
 import { tokenToSortableBytes } from '../../storage/murmur3-token.js';
 import { deserializePartitionKey } from '../../storage/partition-key.js';
@@ -31,7 +31,7 @@ export interface SegmentView {
   readonly from: number;
   readonly to: number;
   /** Live rows within [from, to) (null: every row). */
-  readonly sel: Selection;
+  readonly sel: RowMask;
   /** The column's data in this segment (undefined: the segment predates the column: all null). */
   column(columnId: number): Data | undefined;
   /** Token of row i as (high int32, low uint32) halves, for cheap comparisons. */

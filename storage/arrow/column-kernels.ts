@@ -1,12 +1,12 @@
-// Tight loops over one segment's numeric column and a row selection (row-selection.ts): count, exact integer sums,
-// Kahan float sums, min/max with Java's ordering, and `column op constant` filters producing a selection.
+// Tight loops over one segment's numeric column and a row mask (row-mask.ts): count, exact integer sums,
+// Kahan float sums, min/max with Java's ordering, and `column op constant` filters producing a mask.
 // Each has a fast path for "every row" (no nulls, no deletions, no expiries) and otherwise walks 32-row words,
 // taking a plain inner loop for full words and skipping empty ones. Results are partial: aggregate-accumulators.ts
 // folds them across segments and buffer rows with Cassandra's result types.
 
 import { type Data, Type } from 'apache-arrow';
 import { type NativeKernels, nativeKernels } from '../native-binding.js';
-import { countSelected, type Selection, withValues, wordCount } from './row-selection.js';
+import { countSelected, type RowMask, withValues, wordCount } from './row-mask.js';
 
 export type NumericKind = 'int8' | 'int16' | 'int32' | 'int64' | 'float32' | 'float64';
 
@@ -44,12 +44,12 @@ function int64Words(data: Data): Int32Array {
 // ---- count ------------------------------------------------------------------------------------
 
 /** count(*) over the selection. */
-export function countRows(sel: Selection, rows: number): number {
+export function countRows(sel: RowMask, rows: number): number {
   return countSelected(sel, rows);
 }
 
 /** count(column): selected rows where the column is not null. */
-export function countValues(data: Data, sel: Selection): number {
+export function countValues(data: Data, sel: RowMask): number {
   return countSelected(withValues(data, sel), data.length);
 }
 
@@ -103,7 +103,7 @@ function sumNarrowSparse(v: Int8Array | Int16Array | Int32Array, n: number, sel:
   return total;
 }
 
-function sumInt64(words32: Int32Array, n: number, sel: Selection): bigint {
+function sumInt64(words32: Int32Array, n: number, sel: RowMask): bigint {
   // sum = sum(high) * 2^32 + sum(low as unsigned): both halves stay exact per block.
   let hiTotal = 0n;
   let loTotal = 0n;
@@ -139,7 +139,7 @@ function sumInt64(words32: Int32Array, n: number, sel: Selection): bigint {
 }
 
 /** Exact sum and count of an integer column's selected non-null values. */
-export function sumIntegers(data: Data, sel: Selection): IntegerSum {
+export function sumIntegers(data: Data, sel: RowMask): IntegerSum {
   const kind = kindOf(data);
   const s = withValues(data, sel);
   const count = countSelected(s, data.length);
@@ -288,7 +288,7 @@ function foldLanes(out: FloatSum): void {
   out.simple = sum;
 }
 
-function plainSum(v: Float64Array | Float32Array, n: number, sel: Selection): number {
+function plainSum(v: Float64Array | Float32Array, n: number, sel: RowMask): number {
   let s = 0;
   for (let i = 0; i < n; i++) if (sel === null || sel[i >>> 5]! & (1 << (i & 31))) s += v[i]!;
   return s;
@@ -316,7 +316,7 @@ function native(n: number): NativeKernels | null {
 const COMPARE_CODES: Record<CompareOp, number> = { '=': 0, '!=': 1, '<': 2, '<=': 3, '>': 4, '>=': 5 };
 
 /** Kahan partial sum and count of a float/double column's selected non-null values. */
-export function sumFloats(data: Data, sel: Selection): FloatSum {
+export function sumFloats(data: Data, sel: RowMask): FloatSum {
   const kind = kindOf(data);
   if (kind !== 'float32' && kind !== 'float64') throw new TypeError('sumFloats over an integer column');
   const s = withValues(data, sel);
@@ -415,7 +415,7 @@ function minFloatSparse(v: Float64Array | Float32Array, n: number, sel: Int32Arr
   extremeOut[1] = nans;
 }
 
-function floatExtreme(v: Float64Array | Float32Array, n: number, sel: Selection, max: boolean): number | undefined {
+function floatExtreme(v: Float64Array | Float32Array, n: number, sel: RowMask, max: boolean): number | undefined {
   // Java's Double.compare order (what Cassandra's min/max use): -0.0 < 0.0 and NaN above everything.
   const seen = countSelected(sel, n);
   if (seen === 0) return undefined;
@@ -438,7 +438,7 @@ function floatExtreme(v: Float64Array | Float32Array, n: number, sel: Selection,
   return m;
 }
 
-function narrowExtreme(v: Int8Array | Int16Array | Int32Array, n: number, sel: Selection, max: boolean) {
+function narrowExtreme(v: Int8Array | Int16Array | Int32Array, n: number, sel: RowMask, max: boolean) {
   let m = max ? -Infinity : Infinity;
   let seen = false;
   const words = wordCount(n);
@@ -463,7 +463,7 @@ function narrowExtreme(v: Int8Array | Int16Array | Int32Array, n: number, sel: S
   return seen && n > 0 ? m : undefined;
 }
 
-function int64Extreme(w32: Int32Array, n: number, sel: Selection, max: boolean): bigint | undefined {
+function int64Extreme(w32: Int32Array, n: number, sel: RowMask, max: boolean): bigint | undefined {
   let mh = 0;
   let ml = 0;
   let seen = false;
@@ -480,7 +480,7 @@ function int64Extreme(w32: Int32Array, n: number, sel: Selection, max: boolean):
   return seen ? (BigInt(mh) << 32n) + BigInt(ml) : undefined;
 }
 
-function extreme(data: Data, sel: Selection, max: boolean): number | bigint | undefined {
+function extreme(data: Data, sel: RowMask, max: boolean): number | bigint | undefined {
   const kind = kindOf(data);
   const s = withValues(data, sel);
   const n = data.length;
@@ -496,11 +496,11 @@ function extreme(data: Data, sel: Selection, max: boolean): number | bigint | un
 }
 
 /** max(column) over the selection (bigint for 64-bit columns); undefined when there is no value. */
-export function maxOf(data: Data, sel: Selection): number | bigint | undefined {
+export function maxOf(data: Data, sel: RowMask): number | bigint | undefined {
   return extreme(data, sel, true);
 }
 
-export function minOf(data: Data, sel: Selection): number | bigint | undefined {
+export function minOf(data: Data, sel: RowMask): number | bigint | undefined {
   return extreme(data, sel, false);
 }
 
@@ -648,7 +648,7 @@ function predicateWords(v: NumArray, n: number, op: CompareOp, c: number, out: I
 }
 
 /** Rows of `sel` whose value is not null and satisfies `value op constant` (Cassandra's comparison semantics). */
-export function filterCompare(data: Data, op: CompareOp, constant: number | bigint, sel: Selection): Int32Array {
+export function filterCompare(data: Data, op: CompareOp, constant: number | bigint, sel: RowMask): Int32Array {
   const kind = kindOf(data);
   const n = data.length;
   const out = new Int32Array(wordCount(n));

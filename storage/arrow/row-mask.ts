@@ -1,11 +1,11 @@
-// Row selections over one segment: 32 rows per Int32 word, bit set = row selected, bits past the segment's end clear.
-// `null` means "every row" so the kernels can take their no-bitmap fast paths. A live-row selection is
+// Row masks over one segment (the rows a query sees): 32 rows per Int32 word, bit set = row selected, bits past the
+// segment's end clear. `null` means "every row" so the kernels can take their no-bitmap fast paths. A live-row mask is
 // NOT deleted AND (no `_expires` OR `_expires` > now); validity bitmaps and filters narrow it further.
 
 import { type Data, Int32, makeData } from 'apache-arrow';
 import { DeletionVector, popcount } from './deletion-vector.js';
 
-export type Selection = Int32Array | null;
+export type RowMask = Int32Array | null;
 
 export function wordCount(rows: number): number {
   return (rows + 31) >>> 5;
@@ -26,7 +26,7 @@ export function liveRows(
   deletions: DeletionVector | null | undefined,
   expires: Data | null | undefined,
   nowInSeconds: number,
-): Selection {
+): RowMask {
   let sel: Int32Array | null = null;
   if (deletions && deletions.count() > 0) {
     sel = allRows(rows);
@@ -80,7 +80,7 @@ export function validityWords(data: Data): Int32Array | null {
 }
 
 /** a AND b (either may be null = all rows); a fresh array unless one side is null. */
-export function intersect(a: Selection, b: Selection): Selection {
+export function intersect(a: RowMask, b: RowMask): RowMask {
   if (a === null) return b;
   if (b === null) return a;
   const out = new Int32Array(a.length);
@@ -89,12 +89,12 @@ export function intersect(a: Selection, b: Selection): Selection {
 }
 
 /** Rows of `sel` where `data` is not null. */
-export function withValues(data: Data, sel: Selection): Selection {
+export function withValues(data: Data, sel: RowMask): RowMask {
   return intersect(sel, validityWords(data));
 }
 
 /** Selected rows. */
-export function countSelected(sel: Selection, rows: number): number {
+export function countSelected(sel: RowMask, rows: number): number {
   return sel === null ? rows : popcount(sel);
 }
 
