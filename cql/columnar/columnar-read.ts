@@ -4,13 +4,13 @@
 
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import { decodePagingState, encodePagingState } from '../execution/paging-state.js';
+import { storeOf } from '../execution/table-stores.js';
 import { nowInSeconds } from '../execution/write-clock.js';
 import type { SelectStatement as SelectAst } from '../parser/ast.js';
 import type { ColumnSpec, QueryOptions, ResultMessage } from '../query-handler.js';
 import type { KeyRestrictions } from '../restrictions/key-restrictions.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { Selection } from '../selection/selection.js';
-import { storeOf } from '../statements/modification-statement.js';
 import { columnarAggregate } from './columnar-aggregate.js';
 import { columnarPath, directScanEncoding, scanContinuation, scanReadAhead } from './columnar-mode.js';
 import { type ColumnarPlan, type PlanResult, planColumnar } from './columnar-plan.js';

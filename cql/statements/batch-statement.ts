@@ -14,6 +14,7 @@ import {
 } from '../execution/consistency-check.js';
 import { PendingCounterWrites } from '../execution/counter-values.js';
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
+import { storeOf } from '../execution/table-stores.js';
 import { nextWriteTimestamp } from '../execution/write-clock.js';
 import { clientTimestamp, usingTimestamp } from '../execution/write-timestamp.js';
 import type { BatchStatement as BatchAst } from '../parser/ast.js';
@@ -29,7 +30,7 @@ import type { SchemaCatalog } from '../schema/schema-catalog.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import { native } from '../types/cql-type.js';
 import { applyWithDependents, dependentsOf } from '../views/dependent-writes.js';
-import { type ConditionCheck, columnSpecOf, ModificationStatement, storeOf } from './modification-statement.js';
+import { type ConditionCheck, columnSpecOf, ModificationStatement } from './modification-statement.js';
 
 export type BatchType = 'LOGGED' | 'UNLOGGED' | 'COUNTER';
 

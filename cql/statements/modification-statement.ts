@@ -23,6 +23,7 @@ import { currentCounter, PendingCounterWrites } from '../execution/counter-value
 import type { CqlStatement, ExecutionContext } from '../execution/cql-statement.js';
 import { JsonFieldTerm, JsonObjectSource } from '../execution/json-terms.js';
 import { listAsUpdated } from '../execution/list-as-updated.js';
+import { storeOf } from '../execution/table-stores.js';
 import { nextWriteTimestamp, nowInSeconds } from '../execution/write-clock.js';
 import { clientTimestamp, usingTimestamp } from '../execution/write-timestamp.js';
 import type {
@@ -45,7 +46,7 @@ import {
 import { KeyRestrictions } from '../restrictions/key-restrictions.js';
 import type { ColumnMetadata } from '../schema/column-metadata.js';
 import type { SchemaCatalog } from '../schema/schema-catalog.js';
-import { type TableMetadata, tableIdBytes } from '../schema/table-metadata.js';
+import type { TableMetadata } from '../schema/table-metadata.js';
 import { encodeClusteringKey, encodeKeyComponent } from '../types/byte-comparable.js';
 import { type CqlType, isMultiCell, native } from '../types/cql-type.js';
 import { readCollectionElements } from '../types/serialized-layout.js';
@@ -106,18 +107,6 @@ function cellFor(columnId: number, value: Buffer, w: WriteContext, path?: Buffer
 
 function tombstone(columnId: number, w: WriteContext, path?: Buffer): Cell {
   return { column: columnId, path, ts: w.ts, ttl: NO_TTL, ldt: w.now, value: null };
-}
-
-/** Open stores by table metadata object (each ALTER makes a new one), so the hot path skips the id lookup. */
-const stores = new WeakMap<TableMetadata, TableStore>();
-
-export function storeOf(ctx: ExecutionContext, table: TableMetadata): TableStore {
-  let store = stores.get(table);
-  if (store && !store.dropped) return store;
-  store = ctx.storage.table(tableIdBytes(table), table.options.gc_grace_seconds);
-  if (!store) throw new InvalidRequest(`table ${table.name} has no storage (was it dropped?)`);
-  stores.set(table, store);
-  return store;
 }
 
 /** What checking a statement's IF clause found (see checkConditions). */

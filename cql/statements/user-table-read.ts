@@ -16,6 +16,7 @@ import { isSerial } from '../execution/consistency-check.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import { limitValue, prepareLimit } from '../execution/limit-term.js';
 import { decodePagingState, encodePagingState, type PagingState } from '../execution/paging-state.js';
+import { storeOf } from '../execution/table-stores.js';
 import { nowInSeconds } from '../execution/write-clock.js';
 import type { EntryTarget } from '../index/index-entries.js';
 import { IndexQuery } from '../index/index-query.js';
@@ -40,7 +41,6 @@ import type { Selection } from '../selection/selection.js';
 import { isMultiCell } from '../types/cql-type.js';
 import { compareValues } from '../types/value-comparator.js';
 import { AggregateFold } from './aggregate-fold.js';
-import { storeOf } from './modification-statement.js';
 
 const NO_LIMIT = -1;
 const ANN_REQUIRES_INDEX_MESSAGE = 'ANN ordering by vector requires the column to be indexed';
