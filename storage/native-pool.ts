@@ -1,5 +1,5 @@
 // The JS face of the native addon (native/): a persistent pool holding ordered byte maps.
-// This file is the contract between native/ and the rest of storage/; only storage/ imports it.
+// This file is the contract between native/ and the rest of storage/; its types and PoolError reach the callers too.
 
 export type DurabilityMode = 'pmem' | 'emulated' | 'disk';
 
