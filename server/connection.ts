@@ -1,5 +1,5 @@
-// One client socket: cuts frames (v3/v4) or segments (v5 after STARTUP) out of the bytes,
-// runs the connection state machine (OPTIONS/STARTUP -> [AUTH_RESPONSE...] -> requests),
+// One client socket: takes the envelopes its EnvelopeReader cuts out of the bytes (frames, or v5 segments after
+// STARTUP), runs the connection state machine (OPTIONS/STARTUP -> [AUTH_RESPONSE...] -> requests),
 // hands requests to the QueryHandler and writes every response produced in one event-loop
 // turn with a single socket write. Responses may leave out of order (per stream id).
 
@@ -11,6 +11,7 @@ import type { ClientState, QueryHandler, ResultMessage, ServerEvent } from '../c
 import type { Authenticator, SaslNegotiator, SaslStep } from './authenticator.js';
 import { ByteReader } from './byte-reader.js';
 import { ByteWriter } from './byte-writer.js';
+import { EnvelopeReader, type EnvelopeSink } from './envelope-reader.js';
 import { writeError } from './error-encoder.js';
 import {
   type BodyCompressor,
@@ -20,17 +21,10 @@ import {
   endV2Frame,
   HEADER_LENGTH,
   HeaderFlag,
-  RESPONSE_BIT,
-  VERSION_MASK,
 } from './frame-codec.js';
 import { lz4CompressBody, lz4DecompressBody } from './lz4-compression.js';
 import { isRequestOpcode, Opcode, opcodeName } from './opcode.js';
-import {
-  isSupportedVersion,
-  PROTOCOL_VERSION_DESCRIPTIONS,
-  refusalVersion,
-  unsupportedVersionMessage,
-} from './protocol-version.js';
+import { PROTOCOL_VERSION_DESCRIPTIONS, refusalVersion, unsupportedVersionMessage } from './protocol-version.js';
 import {
   decodeAuthResponse,
   decodeBatch,
@@ -41,7 +35,7 @@ import {
   decodeStartup,
 } from './request-decoder.js';
 import { writeAuthenticate, writeAuthToken, writeEvent, writeResult, writeSupported } from './response-encoder.js';
-import { decodeSegment, encodeSegments } from './segment-codec.js';
+import { encodeSegments } from './segment-codec.js';
 import { snappyCompressBody, snappyDecompressBody } from './snappy-compression.js';
 
 /** What system_views.clients shows about a connection. */
@@ -163,21 +157,12 @@ export class Connection implements ConnectionInfo {
   private negotiator: SaslNegotiator | undefined;
   private readonly events = new Set<string>();
 
-  // Input: bytes of an incomplete frame/segment wait in `pending` until `needed` are there.
-  private readonly pending: Buffer[] = [];
-  private pendingLength = 0;
-  private needed = 0;
-  /** Bytes of an oversized v3/v4 frame still to skip. */
-  private discardRemaining = 0;
+  // Input: envelopes cut out of the bytes (envelope-reader.ts); v5 segments and compression as STARTUP chose.
+  private readonly input: EnvelopeReader;
   private segments = false;
   private lz4Segments = false;
   private compressBody: BodyCompressor | undefined;
   private decompressBody: Decompressor | undefined;
-  // A v5 envelope spread over non-self-contained segments.
-  private largeParts: Buffer[] | undefined;
-  private largeReceived = 0;
-  private largeTotal = 0;
-  private largeDiscard = false;
   private readonly reader = new ByteReader(Buffer.alloc(0));
 
   // Output: frames of this turn, written once by flush().
@@ -215,6 +200,7 @@ export class Connection implements ConnectionInfo {
     this.remoteAddress = o.socket.remoteAddress ?? '';
     this.remotePort = o.socket.remotePort ?? 0;
     this.log = o.logger.child({ conn: o.id, remote: `${this.remoteAddress}:${this.remotePort}` });
+    this.input = new EnvelopeReader(this.envelopeSink(), o.maxFrameBytes, `[conn ${o.id}]`);
     o.socket.setNoDelay(true);
     o.socket.on('data', this.onData);
     o.socket.on('drain', this.onDrain);
@@ -274,7 +260,7 @@ export class Connection implements ConnectionInfo {
   private readonly onData = (chunk: Buffer): void => {
     if (this.closing) return;
     try {
-      this.receive(chunk);
+      this.input.receive(chunk);
       this.flush();
     } catch (e) {
       this.log.error({ err: e }, 'unexpected error while reading from the client; closing');
@@ -318,185 +304,32 @@ export class Connection implements ConnectionInfo {
     }
   };
 
-  // ---- input
-
-  private receive(chunk: Buffer): void {
-    let buf: Buffer;
-    if (this.pendingLength === 0) {
-      buf = chunk;
-    } else {
-      this.pending.push(chunk);
-      this.pendingLength += chunk.length;
-      if (this.pendingLength < this.needed) return;
-      buf = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingLength);
-      this.pending.length = 0;
-      this.pendingLength = 0;
-    }
-    let off = 0;
-    // STARTUP in v5 switches the framing in the middle of a chunk: go on with the other decoder.
-    for (;;) {
-      const segments = this.segments;
-      off = segments ? this.readSegments(buf, off) : this.readFrames(buf, off);
-      if (this.closing || this.segments === segments || off >= buf.length) break;
-    }
-    if (!this.closing && off < buf.length) {
-      this.pending.push(buf.subarray(off));
-      this.pendingLength = buf.length - off;
-    }
-  }
-
-  /** v3/v4 framing (and v5 before STARTUP). Returns the offset of the first unconsumed byte. */
-  private readFrames(buf: Buffer, off: number): number {
-    for (;;) {
-      if (this.discardRemaining > 0) {
-        const skip = Math.min(this.discardRemaining, buf.length - off);
-        this.discardRemaining -= skip;
-        off += skip;
-      }
-      const available = buf.length - off;
-      if (available === 0) {
-        this.needed = 0;
-        return off;
-      }
-      const first = buf[off]!;
-      const version = first & VERSION_MASK;
-      if (!isSupportedVersion(version)) {
-        const streamBytes = version === 1 || version === 2 ? 3 : 4;
-        if (available < streamBytes) {
-          this.needed = streamBytes;
-          return off;
-        }
-        this.refuseVersion(version, version === 1 || version === 2 ? buf[off + 2]! : buf.readInt16BE(off + 2));
-        return buf.length;
-      }
-      if (available < HEADER_LENGTH) {
-        this.needed = HEADER_LENGTH;
-        return off;
-      }
-      const flags = buf[off + 1]!;
-      const stream = buf.readInt16BE(off + 2);
-      const opcode = buf[off + 4]!;
-      const length = buf.readUInt32BE(off + 5);
-      const total = HEADER_LENGTH + length;
-      if (total > this.maxFrameBytes) {
-        // Cassandra's answer: InvalidRequest on the frame's stream, then skip the body.
+  /** What the envelope reader hands back: envelopes to handle, and the answers to broken input. */
+  private envelopeSink(): EnvelopeSink {
+    const conn = this;
+    return {
+      get closing() {
+        return conn.closing;
+      },
+      envelope: (version, flags, stream, opcode, buf, bodyStart, bodyEnd, fromServer) =>
+        this.handleEnvelope(version, flags, stream, opcode, buf, bodyStart, bodyEnd, fromServer),
+      // Cassandra's answer: InvalidRequest on the envelope's stream (the reader then skips its body).
+      tooBig: (stream, version, total) =>
         this.sendError(
           stream,
           this.version || version,
           new InvalidRequest(
             `Request is too big: length ${total} exceeds maximum allowed length ${this.maxFrameBytes}.`,
           ),
-        );
-        this.discardRemaining = total;
-        continue;
-      }
-      if (available < total) {
-        this.needed = total;
-        return off;
-      }
-      const bodyStart = off + HEADER_LENGTH;
-      off += total;
-      this.handleEnvelope(version, flags, stream, opcode, buf, bodyStart, off, (first & RESPONSE_BIT) !== 0);
-      if (this.closing || this.segments) return off;
-    }
-  }
-
-  /** v5 framing after STARTUP. */
-  private readSegments(buf: Buffer, off: number): number {
-    while (!this.closing) {
-      if (off >= buf.length) {
-        this.needed = 0;
-        return off;
-      }
-      let segment: ReturnType<typeof decodeSegment>;
-      try {
-        segment = decodeSegment(buf, off, this.lz4Segments, `[conn ${this.id}]`);
-      } catch (e) {
+        ),
+      unsupportedVersion: (version, stream) => this.refuseVersion(version, stream),
+      corruptSegment: (e) => {
         this.log.warn({ err: e }, 'corrupt segment; closing');
         this.sendError(0, this.version, e);
         if (!this.closing) this.fatal(undefined);
-        return buf.length;
-      }
-      if (typeof segment === 'number') {
-        this.needed = segment;
-        return off;
-      }
-      off += segment.wireLength;
-      if (segment.selfContained) this.readContainedEnvelopes(segment.payload);
-      else this.readLargeEnvelopePart(segment.payload);
-    }
-    return buf.length;
-  }
-
-  private readContainedEnvelopes(payload: Buffer): void {
-    let at = 0;
-    while (at < payload.length && !this.closing) {
-      if (payload.length - at < HEADER_LENGTH) {
-        this.fatal(new ProtocolError('Truncated envelope header in a self-contained segment', true));
-        return;
-      }
-      const total = HEADER_LENGTH + payload.readUInt32BE(at + 5);
-      if (total > payload.length - at) {
-        this.fatal(new ProtocolError('Envelope crosses the end of a self-contained segment', true));
-        return;
-      }
-      const first = payload[at]!;
-      this.handleEnvelope(
-        first & VERSION_MASK,
-        payload[at + 1]!,
-        payload.readInt16BE(at + 2),
-        payload[at + 4]!,
-        payload,
-        at + HEADER_LENGTH,
-        at + total,
-        (first & RESPONSE_BIT) !== 0,
-      );
-      at += total;
-    }
-  }
-
-  private readLargeEnvelopePart(payload: Buffer): void {
-    if (this.largeParts === undefined) {
-      if (payload.length < HEADER_LENGTH) {
-        this.fatal(new ProtocolError('Truncated envelope header in the first segment of a large envelope', true));
-        return;
-      }
-      this.largeTotal = HEADER_LENGTH + payload.readUInt32BE(5);
-      this.largeParts = [];
-      this.largeReceived = 0;
-      this.largeDiscard = this.largeTotal > this.maxFrameBytes;
-      if (this.largeDiscard) {
-        this.sendError(
-          payload.readInt16BE(2),
-          this.version,
-          new InvalidRequest(
-            `Request is too big: length ${this.largeTotal} exceeds maximum allowed length ${this.maxFrameBytes}.`,
-          ),
-        );
-      }
-    }
-    this.largeReceived += payload.length;
-    if (!this.largeDiscard) this.largeParts.push(payload);
-    if (this.largeReceived > this.largeTotal) {
-      this.fatal(new ProtocolError('Segments of a large envelope exceed its announced length', true));
-      return;
-    }
-    if (this.largeReceived < this.largeTotal) return;
-    const parts = this.largeParts;
-    this.largeParts = undefined;
-    if (this.largeDiscard) return;
-    const envelope = parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.largeTotal);
-    const first = envelope[0]!;
-    this.handleEnvelope(
-      first & VERSION_MASK,
-      envelope[1]!,
-      envelope.readInt16BE(2),
-      envelope[4]!,
-      envelope,
-      HEADER_LENGTH,
-      envelope.length,
-      (first & RESPONSE_BIT) !== 0,
-    );
+      },
+      fatal: (e) => this.fatal(e),
+    };
   }
 
   // ---- requests
@@ -645,6 +478,7 @@ export class Connection implements ConnectionInfo {
       this.flush();
       this.segments = true;
       this.lz4Segments = compression === 'lz4';
+      this.input.useSegments(this.lz4Segments);
     } else if (compression === 'lz4') {
       this.compressBody = lz4CompressBody;
       this.decompressBody = lz4DecompressBody;
@@ -832,8 +666,7 @@ export class Connection implements ConnectionInfo {
       return; // sendError comes back here for the fatal error
     }
     this.closing = true;
-    this.pending.length = 0;
-    this.pendingLength = 0;
+    this.input.discard();
     this.endSocket();
   }
 

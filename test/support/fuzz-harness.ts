@@ -11,6 +11,7 @@ import type { ClientState, QueryHandler, ResultMessage, ServerEvent } from '../.
 import { native } from '../../cql/types/cql-type.js';
 import { AllowAllAuthenticator } from '../../server/authenticator.js';
 import { Connection } from '../../server/connection.js';
+import type { EnvelopeReader } from '../../server/envelope-reader.js';
 import { decodeSegment } from '../../server/segment-codec.js';
 import { int, longStr, short, startupBody, str, stringList } from './fuzz-wire.js';
 
@@ -324,12 +325,12 @@ export function fakeConnection(maxFrameBytes = 256 * 1024): FedConnection {
     maxInFlight: 1024,
     onClose: () => {},
   });
-  const priv = connection as unknown as { pendingLength: number; largeParts: Buffer[] | undefined };
+  const input = (connection as unknown as { input: EnvelopeReader }).input;
   return {
     socket,
     connection,
     errors: errorLines,
-    buffered: () => priv.pendingLength + (priv.largeParts?.reduce((n, p) => n + p.length, 0) ?? 0),
+    buffered: () => input.buffered(),
   };
 }
 
