@@ -24,13 +24,14 @@ import type { RowMask } from '../../storage/arrow/row-mask.js';
 import { serializePartitionKey } from '../../storage/partition-key.js';
 import { Projection } from '../../storage/row-projection.js';
 import type { TableTwin } from '../../storage/twin/table-twin.js';
+import { bufferRows, type SegmentView, segmentViews, type TokenBounds } from '../../storage/twin/twin-read.js';
 import { type BoundValue, UNSET } from '../query-handler.js';
 import { bindPredicate } from '../restrictions/row-filter.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { SelectedRow } from '../selection/selected-row.js';
 import type { CqlType } from '../types/cql-type.js';
+import { ColumnarDecline } from './columnar-decline.js';
 import type { ColumnarPlan, OutputColumn } from './columnar-plan.js';
-import { bufferRows, ColumnarDecline, type SegmentView, segmentViews, type TokenBounds } from './columnar-sources.js';
 
 const WIDTH: Record<string, IntegerWidth> = { tinyint: 8, smallint: 16, int: 32, bigint: 64 };
 

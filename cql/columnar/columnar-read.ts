@@ -2,6 +2,7 @@
 // the planner says the query fits the Arrow twin, answer it there; otherwise (or if the twin meets data only the
 // row path handles exactly) return undefined and the row path runs. A debug log line says which path ran.
 
+import { TwinCannotAnswer } from '../../storage/twin/twin-read.js';
 import type { ExecutionContext } from '../execution/cql-statement.js';
 import { decodePagingState, encodePagingState } from '../execution/paging-state.js';
 import { storeOf } from '../execution/table-stores.js';
@@ -12,10 +13,10 @@ import type { KeyRestrictions } from '../restrictions/key-restrictions.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
 import type { Selection } from '../selection/selection.js';
 import { columnarAggregate } from './columnar-aggregate.js';
+import { ColumnarDecline } from './columnar-decline.js';
 import { columnarPath, directScanEncoding, scanContinuation, scanReadAhead } from './columnar-mode.js';
 import { type ColumnarPlan, type PlanResult, planColumnar } from './columnar-plan.js';
 import { columnarScan, type ScanContext } from './columnar-scan.js';
-import { ColumnarDecline } from './columnar-sources.js';
 import { EncodedScanState, scanOutputs } from './encoded-scan.js';
 import { type ScanPage, type ScanPageKey, ScanReadAhead } from './scan-read-ahead.js';
 
@@ -87,7 +88,7 @@ export function tryColumnar(
     );
     return result;
   } catch (e) {
-    if (!(e instanceof ColumnarDecline)) throw e;
+    if (!(e instanceof ColumnarDecline) && !(e instanceof TwinCannotAnswer)) throw e;
     pathStats.declined++;
     log.debug?.(
       { table: `${query.table.keyspace}.${query.table.name}`, path: 'row', reason: e.message },

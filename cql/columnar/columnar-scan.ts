@@ -7,20 +7,20 @@ import { cqlBytesAt } from '../../storage/arrow/cql-value-decoder.js';
 import { serializePartitionKey } from '../../storage/partition-key.js';
 import { Projection } from '../../storage/row-projection.js';
 import type { TableTwin } from '../../storage/twin/table-twin.js';
+import {
+  type BufferRow,
+  bufferRows,
+  type SegmentView,
+  segmentViews,
+  type TokenBounds,
+} from '../../storage/twin/twin-read.js';
 import { complexToBytes } from '../execution/complex-value.js';
 import { type BoundValue, UNSET } from '../query-handler.js';
 import { bindPredicate } from '../restrictions/row-filter.js';
 import type { SelectedRow } from '../selection/selected-row.js';
 import { isMultiCell } from '../types/cql-type.js';
+import { ColumnarDecline } from './columnar-decline.js';
 import type { ColumnarPlan } from './columnar-plan.js';
-import {
-  type BufferRow,
-  bufferRows,
-  ColumnarDecline,
-  type SegmentView,
-  segmentViews,
-  type TokenBounds,
-} from './columnar-sources.js';
 
 export interface ScanContext {
   readonly plan: ColumnarPlan;

@@ -4,11 +4,11 @@
 // row.
 
 import { WireCells } from '../../storage/arrow/wire-cells.js';
+import { segmentViews } from '../../storage/twin/twin-read.js';
 import type { SelectedRow } from '../selection/selected-row.js';
 import type { Selection } from '../selection/selection.js';
 import { bindFilters, filtered } from './columnar-aggregate.js';
 import { bufferCandidates, type Candidate, type ScanContext } from './columnar-scan.js';
-import { segmentViews } from './columnar-sources.js';
 import { SegmentRowCursor } from './segment-row-cursor.js';
 
 export interface EncodedScan {

@@ -8,8 +8,8 @@ import { arrowCellWriter, type CellWriter } from '../../storage/arrow/arrow-cell
 import { cqlBytesAt } from '../../storage/arrow/cql-value-decoder.js';
 import type { WireCells } from '../../storage/arrow/wire-cells.js';
 import { serializePartitionKey } from '../../storage/partition-key.js';
+import type { SegmentView } from '../../storage/twin/twin-read.js';
 import type { TableMetadata } from '../schema/table-metadata.js';
-import type { SegmentView } from './columnar-sources.js';
 
 export class SegmentRowCursor {
   /** Head row index, -1 when the segment has no more rows. */

@@ -1,22 +1,22 @@
-// What a columnar query reads, at one `now`: every committed segment of the table's twin (its live rows:
+// Reads of a table's Arrow twin, at one `now`, for the columnar path: every committed segment (its live rows:
 // deletion vector and `_expires`, narrowed to the token range) and the buffer's changed rows, read through the row
-// store so they are exactly what the row path sees.
+// store so they are exactly what the row path sees. The only way up to the twin's key layout and buffer records.
 
 import type { Data } from 'apache-arrow';
-import { META_COLUMN_ID, META_EMPTY_VALUES } from '../../storage/arrow/arrow-schema.js';
-import { intersect, liveRows, type RowMask, wordCount } from '../../storage/arrow/row-mask.js';
-import type { OpenSegment } from '../../storage/arrow/segment-reader.js';
-import { tokenToSortableBytes } from '../../storage/murmur3-token.js';
-import { deserializePartitionKey } from '../../storage/partition-key.js';
-import type { Projection, ReadRow } from '../../storage/row-projection.js';
-import { tokenOfMapKey } from '../../storage/table-layout.js';
-import type { LiveSegment } from '../../storage/twin/live-segment.js';
-import type { TableTwin } from '../../storage/twin/table-twin.js';
-import { isBufferDeletion, splitTwinKey } from '../../storage/twin/twin-keys.js';
-import { TwinRowSource } from '../../storage/twin/twin-row-source.js';
+import { META_COLUMN_ID, META_EMPTY_VALUES } from '../arrow/arrow-schema.js';
+import { intersect, liveRows, type RowMask, wordCount } from '../arrow/row-mask.js';
+import type { OpenSegment } from '../arrow/segment-reader.js';
+import { tokenToSortableBytes } from '../murmur3-token.js';
+import { deserializePartitionKey } from '../partition-key.js';
+import type { Projection, ReadRow } from '../row-projection.js';
+import { tokenOfMapKey } from '../table-layout.js';
+import type { LiveSegment } from './live-segment.js';
+import type { TableTwin } from './table-twin.js';
+import { isBufferDeletion, splitTwinKey } from './twin-keys.js';
+import { TwinRowSource } from './twin-row-source.js';
 
-/** Thrown when the columnar path meets something only the row path answers exactly; the query reruns there. */
-export class ColumnarDecline extends Error {}
+/** Thrown when the twin holds something only the row store tells exactly (empty values); read the rows instead. */
+export class TwinCannotAnswer extends Error {}
 
 export interface TokenBounds {
   start?: { token: bigint; inclusive: boolean } | undefined;
@@ -105,7 +105,7 @@ export function segmentViews(
       const f = fields.get(id);
       // Fixed-width columns store empty values as null: only the row path tells them apart.
       if (f !== undefined && data.table.schema.fields[f]!.metadata.has(META_EMPTY_VALUES)) {
-        throw new ColumnarDecline('empty values');
+        throw new TwinCannotAnswer('empty values');
       }
     }
     const n = data.length;
