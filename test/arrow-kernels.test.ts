@@ -3,9 +3,9 @@
 import type { Data } from 'apache-arrow';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FloatSumAccumulator, IntegerSumAccumulator } from '../cql/functions/aggregate-accumulators.js';
 import { type CqlType, native } from '../cql/types/cql-type.js';
 import { compareValues } from '../cql/types/value-comparator.js';
-import { FloatSumAccumulator, IntegerSumAccumulator } from '../storage/arrow/aggregate-accumulators.js';
 import { type TwinColumn, twinLayout } from '../storage/arrow/arrow-schema.js';
 import {
   type CompareOp,

@@ -1,13 +1,8 @@
 // count/sum/avg/min/max over the Arrow twin: kernels over each segment's live rows (filters become selections),
-// plus the buffer rows one by one, folded with Cassandra's result types (storage/arrow/aggregate-accumulators.ts).
+// plus the buffer rows one by one, folded with Cassandra's result types (cql/functions/aggregate-accumulators.ts).
 // GROUP BY the partition key groups segment and buffer rows by key and orders groups as the row store does.
 
 import type { Data } from 'apache-arrow';
-import {
-  FloatSumAccumulator,
-  IntegerSumAccumulator,
-  type IntegerWidth,
-} from '../../storage/arrow/aggregate-accumulators.js';
 import {
   type CompareOp,
   countRows,
@@ -25,6 +20,7 @@ import { serializePartitionKey } from '../../storage/partition-key.js';
 import { Projection } from '../../storage/row-projection.js';
 import type { TableTwin } from '../../storage/twin/table-twin.js';
 import { bufferRows, type SegmentView, segmentViews, type TokenBounds } from '../../storage/twin/twin-read.js';
+import { FloatSumAccumulator, IntegerSumAccumulator, type IntegerWidth } from '../functions/aggregate-accumulators.js';
 import { type BoundValue, UNSET } from '../query-handler.js';
 import { bindPredicate } from '../restrictions/row-filter.js';
 import type { TableMetadata } from '../schema/table-metadata.js';

@@ -1,11 +1,13 @@
 // sum() and avg() with Cassandra's result types and Java overflow rules (AggregateFcts): the result
-// has the argument's type, integer sums wrap like Java arithmetic, avg of integers truncates.
+// has the argument's type, integer sums wrap like Java arithmetic, avg of integers truncates, float and double
+// sums are Kahan sums in doubles.
 
 import { InvalidRequest } from '../errors.js';
 import type { CqlType } from '../types/cql-type.js';
 import { decimalFromBytes, decimalToBytes, decimalToPlainString, parseDecimal } from '../types/decimal-text.js';
 import { intBytes, readIntBytes } from '../types/java-integers.js';
 import { bigintFromTwosComplement, bigintToTwosComplement } from '../types/varint-bytes.js';
+import { FloatSumAccumulator, IntegerSumAccumulator } from './aggregate-accumulators.js';
 
 export interface NumericAggregator {
   add(v: Buffer): void;
@@ -45,32 +47,25 @@ export function numericAggregator(name: 'sum' | 'avg', t: CqlType): NumericAggre
   if (t.kind !== 'native') throw new InvalidRequest(`Invalid call to ${name}: its argument must be numeric`);
   const type = t.name;
   const bits = BITS[type];
+  // Integers and floats share their rules with the columnar path (aggregate-accumulators.ts).
   if (bits) {
-    let sum = 0n;
-    let count = 0n;
+    const acc = new IntegerSumAccumulator(bits);
     return {
       add: (v) => {
-        if (v.length === 0) return;
-        // sum keeps the argument's width (Java wraps on overflow); avg accumulates wide then truncates.
-        sum = name === 'sum' ? BigInt.asIntN(bits, sum + readIntBytes(bits, v)) : sum + readIntBytes(bits, v);
-        count++;
+        if (v.length !== 0) acc.add(readIntBytes(bits, v));
       },
-      result: () => intBytes(bits, name === 'sum' || count === 0n ? sum : sum / count),
+      result: () => intBytes(bits, name === 'sum' ? acc.sumResult() : acc.avgResult()),
     };
   }
   if (type === 'float' || type === 'double') {
-    let sum = 0;
-    let count = 0;
     const f32 = type === 'float';
+    const acc = new FloatSumAccumulator(f32);
     return {
       add: (v) => {
-        if (v.length === 0) return;
-        sum += f32 ? v.readFloatBE(0) : v.readDoubleBE(0);
-        if (f32 && name === 'sum') sum = Math.fround(sum);
-        count++;
+        if (v.length !== 0) acc.add(f32 ? v.readFloatBE(0) : v.readDoubleBE(0));
       },
       result: () => {
-        const r = name === 'sum' ? sum : count === 0 ? 0 : sum / count;
+        const r = name === 'sum' ? acc.sumResult() : acc.avgResult();
         const b = Buffer.allocUnsafe(f32 ? 4 : 8);
         if (f32) b.writeFloatBE(r);
         else b.writeDoubleBE(r);

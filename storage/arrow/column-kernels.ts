@@ -1,8 +1,8 @@
 // Tight loops over one segment's numeric column and a row mask (row-mask.ts): count, exact integer sums,
 // Kahan float sums, min/max with Java's ordering, and `column op constant` filters producing a mask.
 // Each has a fast path for "every row" (no nulls, no deletions, no expiries) and otherwise walks 32-row words,
-// taking a plain inner loop for full words and skipping empty ones. Results are partial: aggregate-accumulators.ts
-// folds them across segments and buffer rows with Cassandra's result types.
+// taking a plain inner loop for full words and skipping empty ones. Results are partial:
+// cql/functions/aggregate-accumulators.ts folds them across segments and buffer rows with Cassandra's result types.
 
 import { type Data, Type } from 'apache-arrow';
 import { type NativeKernels, nativeKernels } from '../native-binding.js';

@@ -1,5 +1,6 @@
-// Cassandra 5.0's aggregate semantics (cql3/functions/AggregateFcts), fed by kernel partials of every segment and
-// by single values of buffer rows, so the columnar path answers what the row path answers:
+// Cassandra 5.0's aggregate semantics for integers and floats (cql3/functions/AggregateFcts), the one place both
+// read paths take them from: the row path (aggregate-functions.ts) adds single values; the columnar path adds the
+// kernels' partials of every segment and the single values of buffer rows:
 // - sum(tinyint|smallint|int|bigint|counter) has the argument's type and wraps like Java arithmetic;
 // - avg of integers sums exactly (long, then BigInteger on overflow) and divides truncating toward zero;
 // - sum/avg(float|double) use Kahan summation in doubles; sum returns the plain sum when infinities made the
@@ -8,7 +9,7 @@
 // Float sums depend on summation order; the columnar path adds segment by segment, the row path in token order,
 // so the two agree up to rounding (exactly, for values whose sums are exact in doubles).
 
-import type { FloatSum, IntegerSum } from './column-kernels.js';
+import type { FloatSum, IntegerSum } from '../../storage/arrow/column-kernels.js';
 
 export type IntegerWidth = 8 | 16 | 32 | 64;
 
